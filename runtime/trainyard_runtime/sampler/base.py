@@ -1,0 +1,91 @@
+"""The hop-by-hop expansion shared by every sampler; a sampler only decides which edges one hop keeps."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Optional
+
+import torch
+
+from trainyard_runtime.data.graph_store import GraphStore
+from trainyard_runtime.sampler.subgraph import LocalIdTable, SampledSubgraph
+
+
+class HopSampler(ABC):
+    """Expands seeds hop by hop: each hop samples edges for the nodes first reached by the previous hop.
+
+    Vectorised over nodes: every step is a tensor operation over the whole frontier, so the same code runs
+    on CPU and CUDA (the device of the store's tensors). Not thread-safe: one sampler per process/worker.
+    """
+
+    def __init__(self, store: GraphStore, num_hops: int, seed: int = 0):
+        if num_hops < 1:
+            raise ValueError("a sampler needs at least one hop")
+        self.store = store
+        self.num_hops = num_hops
+        self.device = store.device
+        self.generator = torch.Generator(device=self.device)
+        self.generator.manual_seed(seed)
+        self._ids = LocalIdTable(store.num_nodes, self.device)
+
+    @abstractmethod
+    def sample_hop(
+        self, frontier: torch.Tensor, hop: int
+    ) -> tuple[torch.Tensor, torch.Tensor, Optional[torch.Tensor]]:
+        """Samples one hop for ``frontier`` (global ids).
+
+        Returns (neighbour global ids, index into ``frontier`` of the node each was sampled for, raw
+        aggregation weights or None for an unweighted mean).
+        """
+
+    def rand(self, count: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+        return torch.rand(count, generator=self.generator, device=self.device, dtype=dtype)
+
+    def neighbour_slots(self, frontier: torch.Tensor, counts: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """For ``counts[i]`` output slots per frontier node: each slot's frontier row and its offset in the row."""
+        rows = torch.repeat_interleave(torch.arange(frontier.numel(), device=self.device), counts)
+        block_start = torch.cumsum(counts, 0) - counts
+        offsets = torch.arange(rows.numel(), device=self.device) - block_start[rows]
+        return rows, offsets
+
+    def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> SampledSubgraph:
+        """Samples the neighbourhood of ``seeds``; edges in ``exclude_edges`` ([2, K] global, either
+        direction) never appear in the result: they are the labels a link-prediction batch must not see."""
+        seeds = seeds.to(self.device, torch.int64)
+        num_nodes = self.store.num_nodes
+        excluded = None
+        if exclude_edges is not None and exclude_edges.numel():
+            exclude_edges = exclude_edges.to(self.device, torch.int64)
+            excluded = torch.cat(
+                [exclude_edges[0] * num_nodes + exclude_edges[1], exclude_edges[1] * num_nodes + exclude_edges[0]]
+            )
+        ids = self._ids
+        try:
+            ids.add(seeds)
+            batch_size = ids.count
+            frontier, frontier_start = ids.nodes(), 0
+            sources, targets, weights = [], [], []
+            num_sampled_nodes, num_sampled_edges = [batch_size], []
+            for hop in range(self.num_hops):
+                neighbour, row, weight = self.sample_hop(frontier, hop)
+                if weight is None:
+                    weight = torch.ones(neighbour.numel(), device=self.device)
+                if excluded is not None and neighbour.numel():
+                    keep = ~torch.isin(frontier[row] * num_nodes + neighbour, excluded)
+                    neighbour, row, weight = neighbour[keep], row[keep], weight[keep]
+                count_before = ids.count
+                sources.append(ids.add(neighbour))
+                targets.append(row + frontier_start)
+                weights.append(weight.float())
+                num_sampled_nodes.append(ids.count - count_before)
+                num_sampled_edges.append(neighbour.numel())
+                frontier, frontier_start = ids.added_since(count_before), count_before
+            node = ids.nodes()
+        finally:
+            ids.reset()
+        edge_index = torch.stack([torch.cat(sources), torch.cat(targets)])
+        edge_weight = torch.cat(weights)
+        # Normalise per target: a weighted sum over a target's incoming edges becomes a (weighted) mean.
+        totals = torch.zeros(node.numel(), device=self.device).index_add_(0, edge_index[1], edge_weight)
+        edge_weight = edge_weight / totals[edge_index[1]].clamp(min=torch.finfo(torch.float32).tiny)
+        return SampledSubgraph(node, edge_index, edge_weight, batch_size, num_sampled_nodes, num_sampled_edges)

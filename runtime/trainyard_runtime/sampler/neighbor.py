@@ -1,0 +1,71 @@
+"""Node-wise neighbour sampling without replacement: uniform (GraphSAGE) and weighted by an edge weight."""
+
+from __future__ import annotations
+
+import torch
+
+from trainyard_runtime.data.graph_store import GraphStore
+from trainyard_runtime.sampler.base import HopSampler
+
+
+class NeighborSampler(HopSampler):
+    """Samples ``num_neighbors[hop]`` distinct neighbours per node, uniformly; all of them when the degree is
+    at most the fanout (or the fanout is -1, PyG's "all neighbours")."""
+
+    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0):
+        super().__init__(store, len(num_neighbors), seed)
+        if any(k == 0 or k < -1 for k in num_neighbors):
+            raise ValueError(f"num_neighbors entries must be positive or -1, got {num_neighbors}")
+        self.num_neighbors = list(num_neighbors)
+
+    def sample_hop(self, frontier: torch.Tensor, hop: int):
+        indptr = self.store.indptr
+        start = indptr[frontier]
+        degree = indptr[frontier + 1] - start
+        fanout = self.num_neighbors[hop]
+        if fanout < 0:
+            fanout = int(degree.max()) if degree.numel() else 0
+        rows, offsets = self.neighbour_slots(frontier, degree.clamp(max=fanout))
+        truncated = degree > fanout
+        if bool(truncated.any()):
+            picks = self.choose_offsets(start[truncated], degree[truncated], fanout)
+            # Truncated rows own exactly `fanout` consecutive slots each, in row order, as `picks` does.
+            offsets[truncated[rows]] = picks.reshape(-1)
+        neighbour = self.store.indices[start[rows] + offsets].long()
+        return neighbour, rows, None
+
+    def choose_offsets(self, start: torch.Tensor, degree: torch.Tensor, fanout: int) -> torch.Tensor:
+        """``fanout`` distinct offsets in ``[0, degree)`` per row, uniformly: Floyd's algorithm, vectorised
+        over rows and looping only over the fanout. Exact, and it touches O(fanout²) values per row instead
+        of every neighbour of a hub."""
+        picks = torch.empty(degree.numel(), fanout, dtype=torch.int64, device=self.device)
+        for i in range(fanout):
+            upper = degree - fanout + i  # inclusive bound of this draw
+            # float64 keeps the draw exact for degrees far beyond float32's 2^24.
+            draw = (self.rand(degree.numel(), torch.float64) * (upper + 1)).long().minimum(upper)
+            if i:
+                taken = (picks[:, :i] == draw.unsqueeze(1)).any(1)
+                draw = torch.where(taken, upper, draw)
+            picks[:, i] = draw
+        return picks
+
+
+class WeightedNeighborSampler(NeighborSampler):
+    """Like :class:`NeighborSampler`, but a neighbour's chance is proportional to its edge weight
+    (sampling without replacement by Efraimidis–Spirakis keys ``log(u) / w``, top ``fanout`` per row)."""
+
+    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0):
+        if store.edge_weight is None:
+            raise ValueError("weighted sampling needs edge weights in the graph store")
+        super().__init__(store, num_neighbors, seed)
+
+    def choose_offsets(self, start: torch.Tensor, degree: torch.Tensor, fanout: int) -> torch.Tensor:
+        rows, offsets = self.neighbour_slots(start, degree)
+        weight = self.store.edge_weight[start[rows] + offsets]
+        keys = torch.log(self.rand(rows.numel())) / weight
+        # Group by row, best key first within a row: sort by key, then stable-sort by row.
+        order = torch.argsort(keys, descending=True)
+        order = order[torch.argsort(rows[order], stable=True)]
+        block_start = torch.cumsum(degree, 0) - degree
+        rank = torch.arange(order.numel(), device=self.device) - block_start[rows[order]]
+        return offsets[order[rank < fanout]].view(-1, fanout)
