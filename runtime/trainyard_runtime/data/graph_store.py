@@ -70,6 +70,10 @@ class GraphStore:
         """Bytes held by the graph structure (row pointers + column indices), the figure the benchmark reports."""
         return self.indptr.numel() * self.indptr.element_size() + self.indices.numel() * self.indices.element_size()
 
+    def index_bytes_per_edge(self) -> float:
+        """Column-index bytes per stored edge; the rest of the structure is ``indptr``, 8 bytes per node."""
+        return self.indices.element_size()
+
     def degree(self, nodes: torch.Tensor) -> torch.Tensor:
         return self.indptr[nodes + 1] - self.indptr[nodes]
 

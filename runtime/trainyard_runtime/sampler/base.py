@@ -61,7 +61,7 @@ class HopSampler(ABC):
             )
         ids = self._ids
         try:
-            ids.add(seeds)
+            seed_local = ids.add(seeds)
             batch_size = ids.count
             frontier, frontier_start = ids.nodes(), 0
             sources, targets, weights = [], [], []
@@ -88,4 +88,6 @@ class HopSampler(ABC):
         # Normalise per target: a weighted sum over a target's incoming edges becomes a (weighted) mean.
         totals = torch.zeros(node.numel(), device=self.device).index_add_(0, edge_index[1], edge_weight)
         edge_weight = edge_weight / totals[edge_index[1]].clamp(min=torch.finfo(torch.float32).tiny)
-        return SampledSubgraph(node, edge_index, edge_weight, batch_size, num_sampled_nodes, num_sampled_edges)
+        return SampledSubgraph(
+            node, edge_index, edge_weight, batch_size, num_sampled_nodes, num_sampled_edges, seed_local
+        )

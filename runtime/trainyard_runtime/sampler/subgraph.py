@@ -14,7 +14,8 @@ class SampledSubgraph:
     ``node[i]`` is the global id of local node ``i``; the first ``batch_size`` nodes are the seeds in the order
     given. ``edge_index`` holds local ids, row 0 the neighbour (message source), row 1 the node it was sampled
     for (message target). ``edge_weight`` is the aggregation weight of each edge; the weights into one target
-    sum to 1, so a weighted sum is the sampler's (debiased) neighbourhood mean.
+    sum to 1, so a weighted sum is the sampler's (debiased) neighbourhood mean. ``seed_local`` is the local id
+    of every seed as requested, duplicates included.
     """
 
     node: torch.Tensor
@@ -23,6 +24,7 @@ class SampledSubgraph:
     batch_size: int
     num_sampled_nodes: list[int]
     num_sampled_edges: list[int]
+    seed_local: torch.Tensor
 
     @property
     def num_nodes(self) -> int:

@@ -1,0 +1,136 @@
+"""Joining (or, by hand, starting) the torch.distributed world, and sharing the dataset between local ranks."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+import torch.distributed as dist
+
+from trainyard_runtime.config.params import ConfigError
+from trainyard_runtime.data.dataset import GraphDataset
+from trainyard_runtime.data.shared_tensors import open_tensors, publish_tensors
+
+
+@dataclass
+class ProcessContext:
+    """This process's place in the training world and the device it trains on."""
+
+    rank: int
+    world_size: int
+    local_rank: int
+    local_world_size: int
+    device: torch.device
+
+    @property
+    def is_leader(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def is_distributed(self) -> bool:
+        return self.world_size > 1
+
+    def barrier(self) -> None:
+        if self.is_distributed:
+            dist.barrier()
+
+    def all_reduce_sum(self, tensor: torch.Tensor) -> torch.Tensor:
+        """Sums over ranks (a copy on the collective's device, returned on the CPU as float64)."""
+        if not self.is_distributed:
+            return tensor
+        on_device = tensor.to(self.device)
+        dist.all_reduce(on_device, op=dist.ReduceOp.SUM)
+        return on_device.cpu()
+
+    def all_reduce_mean(self, value: float) -> float:
+        return float(self.all_reduce_sum(torch.tensor([value], dtype=torch.float64))[0]) / self.world_size
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"environment variable {name}={raw!r} is not an integer") from None
+
+
+def join_process_group(use_cuda: bool) -> ProcessContext:
+    """Joins the world described by the standard env vars (``WORLD_SIZE`` > 1), nccl on GPUs, gloo on CPUs."""
+    world_size = _env_int("WORLD_SIZE", 1)
+    rank = _env_int("RANK", 0)
+    local_rank = _env_int("LOCAL_RANK", rank)
+    local_world_size = _env_int("LOCAL_WORLD_SIZE", world_size)
+    if not 0 <= rank < world_size:
+        raise ConfigError(f"RANK={rank} must lie in [0, WORLD_SIZE={world_size})")
+    if use_cuda:
+        if not torch.cuda.is_available():
+            raise ConfigError("--use_cuda was given but no CUDA device is visible (check CUDA_VISIBLE_DEVICES)")
+        # The server may show each process only its own GPU, or all of the job's GPUs.
+        device = torch.device("cuda", local_rank % torch.cuda.device_count())
+        torch.cuda.set_device(device)
+    else:
+        device = torch.device("cpu")
+    if world_size > 1:
+        for name in ("MASTER_ADDR", "MASTER_PORT"):
+            if not os.environ.get(name):
+                raise ConfigError(f"WORLD_SIZE={world_size} needs {name} in the environment")
+        dist.init_process_group("nccl" if use_cuda else "gloo", init_method="env://", rank=rank, world_size=world_size)
+    return ProcessContext(rank, world_size, local_rank, local_world_size, device)
+
+
+def leave_process_group(context: ProcessContext) -> None:
+    if context.is_distributed and dist.is_initialized():
+        dist.destroy_process_group()
+
+
+def share_dataset(context: ProcessContext, build: Callable[[], GraphDataset], folder: Path) -> GraphDataset:
+    """Builds the dataset once per host and maps it into every local process.
+
+    Local rank 0 builds and publishes it under ``folder``; after a barrier every local rank maps the files
+    (one physical copy), and after a second barrier rank 0 unlinks them: the mappings stay valid, and nothing
+    is left behind in /dev/shm if the job dies later.
+    """
+    if not context.is_distributed:
+        return build()
+    if context.local_rank == 0:
+        publish_tensors(folder, build().tensors())
+    context.barrier()
+    dataset = GraphDataset.from_tensors(open_tensors(folder))
+    context.barrier()
+    if context.local_rank == 0:
+        shutil.rmtree(folder, ignore_errors=True)
+    return dataset
+
+
+def default_store_folder(configured: str, job_name: str) -> Path:
+    base = Path(configured) if configured else (Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else Path.cwd())
+    port = os.environ.get("MASTER_PORT", "0")
+    safe_job = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in job_name)
+    return base / f"trainyard-graph-store-{safe_job}-{port}"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _spawned_process(local_rank: int, nproc: int, target: Callable[..., Any], args: tuple) -> None:
+    os.environ.update(
+        RANK=str(local_rank), LOCAL_RANK=str(local_rank), WORLD_SIZE=str(nproc), LOCAL_WORLD_SIZE=str(nproc)
+    )
+    target(*args)
+
+
+def spawn_local_processes(nproc: int, target: Callable[..., Any], args: tuple) -> None:
+    """``--nproc`` when launched by hand: starts ``nproc`` ranks on this host and waits for them."""
+    os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+    os.environ.setdefault("MASTER_PORT", str(_free_port()))
+    torch.multiprocessing.spawn(_spawned_process, args=(nproc, target, args), nprocs=nproc, join=True)

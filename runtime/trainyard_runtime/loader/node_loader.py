@@ -1,0 +1,61 @@
+"""``NeighborLoader``-style batches: seed nodes plus their sampled neighbourhood, features and labels."""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import torch
+from torch_geometric.data import Data
+
+from trainyard_runtime.data.dataset import GraphDataset
+from trainyard_runtime.loader.seed_batches import SeedBatches
+from trainyard_runtime.sampler.base import HopSampler
+from trainyard_runtime.sampler.subgraph import SampledSubgraph
+
+
+def to_data(dataset: GraphDataset, subgraph: SampledSubgraph, device: torch.device) -> Data:
+    """Gathers features (and labels) for a sampled subgraph; ``x`` is float32 whatever the store keeps."""
+    node = subgraph.node
+    data = Data(
+        x=dataset.store.features[node.to(dataset.store.features.device)].to(device, torch.float32),
+        edge_index=subgraph.edge_index.to(device),
+        edge_weight=subgraph.edge_weight.to(device),
+        node=node.to(device),
+        batch_size=subgraph.batch_size,
+        num_sampled_nodes=subgraph.num_sampled_nodes,
+        num_sampled_edges=subgraph.num_sampled_edges,
+    )
+    if dataset.labels is not None:
+        data.y = dataset.labels[node.to(dataset.labels.device)].to(device)
+    return data
+
+
+class NodeBatchLoader:
+    """Iterates ``input_nodes`` in batches of ``batch_size`` seeds; each batch is a PyG ``Data`` whose first
+    ``batch_size`` nodes are the seeds. With ``infinite`` it reshuffles and goes on (GiGL's InfiniteIterator)."""
+
+    def __init__(
+        self,
+        dataset: GraphDataset,
+        sampler: HopSampler,
+        input_nodes: torch.Tensor,
+        batch_size: int,
+        device: torch.device,
+        shuffle: bool = True,
+        infinite: bool = False,
+        seed: int = 0,
+    ):
+        self.dataset = dataset
+        self.sampler = sampler
+        self.device = device
+        self.seed_batches = SeedBatches(input_nodes, batch_size, shuffle, infinite, seed)
+
+    def __len__(self) -> int:
+        return len(self.seed_batches)
+
+    def __iter__(self) -> Iterator[Data]:
+        for seeds in self.seed_batches:
+            yield to_data(self.dataset, self.sampler.sample(seeds), self.device)
+
+    def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> Data:
+        return to_data(self.dataset, self.sampler.sample(seeds, exclude_edges), self.device)

@@ -1,0 +1,33 @@
+"""Yields batches of seed ids from one rank's shard, reshuffled every epoch, optionally forever."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import torch
+
+
+class SeedBatches:
+    def __init__(self, seeds: torch.Tensor, batch_size: int, shuffle: bool, infinite: bool, seed: int):
+        if batch_size <= 0:
+            raise ValueError("batch_size must be positive")
+        self.seeds = seeds
+        self.batch_size = batch_size
+        self.shuffle = shuffle
+        self.infinite = infinite
+        self.generator = torch.Generator().manual_seed(seed)
+
+    def __len__(self) -> int:
+        """Batches per epoch."""
+        return -(-self.seeds.numel() // self.batch_size)
+
+    def __iter__(self) -> Iterator[torch.Tensor]:
+        if self.seeds.numel() == 0:
+            return
+        while True:
+            order = self.seeds
+            if self.shuffle:
+                order = self.seeds[torch.randperm(self.seeds.numel(), generator=self.generator)]
+            yield from torch.split(order, self.batch_size)
+            if not self.infinite:
+                return

@@ -1,0 +1,29 @@
+"""The GraphSAGE encoder over sampled subgraphs."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch_geometric.nn import GraphConv
+
+
+class GraphSAGE(nn.Module):
+    """GraphSAGE with the mean aggregator: ``h_v' = W_root h_v + W_neigh * mean_u h_u``, one layer per hop.
+
+    Built from PyG's ``GraphConv`` with ``aggr="add"`` over the samplers' ``edge_weight``: the weights into
+    a node sum to 1, so the sum is the neighbourhood mean for uniform sampling, and the importance-weighted
+    mean PinSage (visit counts) and LADIES (debiasing) need for theirs. (``SAGEConv`` takes no edge weights.)
+    """
+
+    def __init__(self, in_dim: int, hid_dim: int, out_dim: int, num_layers: int, dropout: float = 0.0):
+        super().__init__()
+        dims = [in_dim] + [hid_dim] * (num_layers - 1) + [out_dim]
+        self.convs = nn.ModuleList(GraphConv(dims[i], dims[i + 1], aggr="add") for i in range(num_layers))
+        self.dropout = dropout
+
+    def forward(self, x: torch.Tensor, edge_index: torch.Tensor, edge_weight: torch.Tensor) -> torch.Tensor:
+        for i, conv in enumerate(self.convs):
+            x = conv(x, edge_index, edge_weight)
+            if i < len(self.convs) - 1:
+                x = nn.functional.dropout(torch.relu(x), self.dropout, self.training)
+        return x

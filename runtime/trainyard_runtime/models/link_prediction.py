@@ -1,0 +1,26 @@
+"""Link prediction: node embeddings from the encoder, dot-product scores between queries and candidates."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch_geometric.data import Data
+
+from trainyard_runtime.models.graphsage import GraphSAGE
+
+
+class LinkPredictionModel(nn.Module):
+    def __init__(self, encoder: GraphSAGE, l2_normalize: bool):
+        super().__init__()
+        self.encoder = encoder
+        self.l2_normalize = l2_normalize
+
+    def forward(self, data: Data) -> torch.Tensor:
+        """Embeddings of every node of the batch (local order)."""
+        embeddings = self.encoder(data.x, data.edge_index, data.edge_weight)
+        return nn.functional.normalize(embeddings, dim=-1) if self.l2_normalize else embeddings
+
+    @staticmethod
+    def decode(query: torch.Tensor, candidates: torch.Tensor) -> torch.Tensor:
+        """``[Q, C]`` scores of every query against every candidate."""
+        return query @ candidates.T

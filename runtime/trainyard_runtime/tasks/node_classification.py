@@ -1,0 +1,72 @@
+"""Node classification on sampled neighbourhoods: cross-entropy loss, accuracy."""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import torch
+from torch import nn
+from torch_geometric.data import Data
+
+from trainyard_runtime.config.params import ConfigError
+from trainyard_runtime.config.trainer_args import TrainerArgs
+from trainyard_runtime.data.dataset import GraphDataset
+from trainyard_runtime.distributed import ProcessContext
+from trainyard_runtime.loader import NodeBatchLoader
+from trainyard_runtime.metrics import Accuracy
+from trainyard_runtime.models import GraphSAGE, NodeClassifier
+from trainyard_runtime.sampler.factory import build_sampler
+
+
+class NodeClassificationTask:
+    name = "node_classification"
+
+    def __init__(self, dataset: GraphDataset, args: TrainerArgs, context: ProcessContext):
+        if dataset.num_classes < 2:
+            raise ConfigError("node classification needs at least two classes in the node labels")
+        self.dataset = dataset
+        self.args = args
+        self.context = context
+        store = dataset.store
+        encoder = GraphSAGE(store.features.size(1), args.hid_dim, args.out_dim, len(args.num_neighbors), args.dropout)
+        self.model = NodeClassifier(encoder, args.out_dim, dataset.num_classes).to(context.device)
+        seed = args.seed * 1000 + context.rank
+        self.train_loader = self._loader("train", seed, shuffle=True, infinite=True)
+
+    def _loader(self, split: str, seed: int, shuffle: bool, infinite: bool) -> NodeBatchLoader:
+        nodes = self.dataset.splits[f"{split}_nodes"][self.context.rank :: self.context.world_size]
+        sampler = build_sampler(self.args, self.dataset.store, seed)
+        return NodeBatchLoader(
+            self.dataset, sampler, nodes, self.args.main_batch_size, self.context.device, shuffle, infinite, seed
+        )
+
+    @property
+    def seeds_per_epoch(self) -> int:
+        return max(self.train_loader.seed_batches.seeds.numel(), 1)
+
+    def training_batches(self) -> Iterator[Data]:
+        return iter(self.train_loader)
+
+    def loss(self, model: nn.Module, batch: Data) -> tuple[torch.Tensor, int]:
+        logits = model(batch)
+        return nn.functional.cross_entropy(logits, batch.y[: batch.batch_size]), batch.num_edges
+
+    @torch.no_grad()
+    def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
+        loader = self._loader(split, 10_000 + self.context.rank, shuffle=max_batches is not None, infinite=False)
+        accuracy, loss_sum, batches = Accuracy(), 0.0, 0
+        was_training = model.training
+        model.eval()
+        for batch in loader:
+            if max_batches is not None and batches >= max_batches:
+                break
+            logits = model(batch)
+            labels = batch.y[: batch.batch_size]
+            accuracy.update(logits, labels)
+            loss_sum += nn.functional.cross_entropy(logits, labels).item()
+            batches += 1
+        model.train(was_training)
+        metrics = accuracy.compute(self.context.all_reduce_sum)
+        totals = self.context.all_reduce_sum(torch.tensor([loss_sum, batches], dtype=torch.float64))
+        metrics["loss"] = totals[0].item() / max(totals[1].item(), 1.0)
+        return metrics

@@ -1,0 +1,154 @@
+"""The trainer entry point: ``python -m trainyard_runtime.train --job_name=… --task_config_uri=… …``.
+
+Started by Trainyard's server as argv (never a shell), one process per worker, or by hand with ``--nproc``.
+Exit status: 0 done, 2 bad arguments or configuration (the message names the culprit), 1 anything else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import torch
+
+from trainyard_runtime.config.command_line import CommandLine, parse_command_line
+from trainyard_runtime.config.params import ConfigError
+from trainyard_runtime.config.task_config import TaskConfig, load_resource_config
+from trainyard_runtime.config.trainer_args import TrainerArgs
+from trainyard_runtime.data.dataset import GraphDataset, build_dataset
+from trainyard_runtime.distributed import (
+    ProcessContext,
+    default_store_folder,
+    join_process_group,
+    leave_process_group,
+    share_dataset,
+    spawn_local_processes,
+)
+from trainyard_runtime.outputs.artifacts import load_state_dict, save_state_dict, write_metrics
+from trainyard_runtime.outputs.progress import ProgressReporter
+from trainyard_runtime.outputs.tensorboard import ScalarLog
+from trainyard_runtime.tasks import LinkPredictionTask, NodeClassificationTask
+from trainyard_runtime.training_loop import TrainingLoop, describe
+from trainyard_runtime.uris import local_path
+
+
+class TrainingJob:
+    """One process's share of a training job: the configuration, resolved once, and the run."""
+
+    def __init__(self, command_line: CommandLine, config: TaskConfig, args: TrainerArgs, work_dir: Path):
+        self.command_line = command_line
+        self.config = config
+        self.args = args
+        self.work_dir = work_dir
+        self.model_path = self._output("trained_model_uri", required=not config.should_skip_model_evaluation or not config.should_skip_training)
+        self.metrics_path = self._output("eval_metrics_uri", required=False)
+        self.tensorboard_path = self._output("tensorboard_logs_uri", required=False)
+
+    def _output(self, field: str, required: bool) -> Optional[Path]:
+        uri = getattr(self.config, field)
+        if uri is None:
+            if required:
+                raise ConfigError(f"sharedConfig.trainedModelMetadata.{field} is required")
+            return None
+        return local_path(uri, self.work_dir, f"sharedConfig.trainedModelMetadata.{field}")
+
+    def build_dataset(self) -> GraphDataset:
+        return build_dataset(
+            self.config.data_preprocessor_args,
+            self.config.split_fractions,
+            self.config.task,
+            self.work_dir,
+            self.config.preprocessed_metadata_uri,
+            with_edge_weights=self.args.sampler == "weighted",
+        )
+
+    def run(self) -> None:
+        torch.manual_seed(self.args.seed)
+        context = join_process_group(self.command_line.use_cuda)
+        try:
+            self._run_in(context)
+        finally:
+            leave_process_group(context)
+
+    def _run_in(self, context: ProcessContext) -> None:
+        config, args = self.config, self.args
+        progress = ProgressReporter(max(args.num_max_train_batches // context.world_size, 1), context.is_leader)
+        progress.say(f"[trainyard] job {self.command_line.job_name}: {config.task}, sampler {args.sampler}, "
+                     f"fanout {args.num_neighbors}, {context.world_size} process(es) on {context.device}")
+        started = time.monotonic()
+        folder = default_store_folder(args.graph_store_dir, self.command_line.job_name)
+        dataset = share_dataset(context, self.build_dataset, folder)
+        if context.device.type == "cuda":
+            dataset = GraphDataset(dataset.store.to(context.device), dataset.labels, dataset.splits)
+        store = dataset.store
+        progress.say(f"[trainyard] graph store: {store.num_nodes} nodes, {store.num_edges} edges, structure "
+                     f"{store.structure_bytes() / 2**20:.1f} MiB ({store.index_bytes_per_edge()} B/edge + 8 B/node), "
+                     f"built in {time.monotonic() - started:.1f}s")
+        task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
+        task = task_type(dataset, args, context)
+        wants_tensorboard = context.is_leader and config.should_log_to_tensorboard and self.tensorboard_path
+        scalars = ScalarLog(self.tensorboard_path if wants_tensorboard else None)
+        metrics: dict = {"job_name": self.command_line.job_name, "task": config.task, "world_size": context.world_size}
+        try:
+            if config.should_skip_training:
+                load_state_dict(task.model, self.model_path)
+                progress.say(f"[trainyard] skipping training; loaded {self.model_path}")
+            else:
+                loop = TrainingLoop(task, args, context, scalars, progress)
+                metrics["train"] = loop.run()
+                metrics["val"] = loop.last_validation
+                if context.is_leader:
+                    save_state_dict(task.model, self.model_path)
+                    progress.say(f"[trainyard] saved model state_dict to {self.model_path}")
+            if not config.should_skip_model_evaluation:
+                test_batches = args.num_test_batches or None
+                metrics["test"] = task.evaluate(task.model, "test", test_batches)
+                scalars.add_all("test", metrics["test"], max(args.num_max_train_batches // context.world_size, 1))
+                progress.say("[test] " + describe(metrics["test"]))
+            if context.is_leader and self.metrics_path is not None:
+                write_metrics(metrics, self.metrics_path)
+                progress.say(f"[trainyard] wrote metrics to {self.metrics_path}")
+        finally:
+            scalars.close()
+        context.barrier()
+        progress.say(f"[trainyard] done in {time.monotonic() - started:.1f}s")
+
+
+def prepare(argv: list[str]) -> TrainingJob:
+    """Everything that can be wrong with the arguments or configs fails here, before any data is built."""
+    command_line = parse_command_line(argv)
+    work_dir = Path.cwd()
+    config = TaskConfig.load(command_line.task_config_uri, work_dir)
+    load_resource_config(command_line.resource_config_uri, work_dir)
+    args = TrainerArgs.parse(config.trainer_args, command_line.overrides)
+    return TrainingJob(command_line, config, args, work_dir)
+
+
+def _run_job(job: TrainingJob) -> None:
+    job.run()
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        job = prepare(argv)
+    except ConfigError as error:
+        print(f"trainyard_runtime.train: error: {error}", file=sys.stderr)
+        return 2
+    spawned_by_hand = job.command_line.nproc > 1 and int(os.environ.get("WORLD_SIZE", "1") or 1) <= 1
+    try:
+        if spawned_by_hand:
+            spawn_local_processes(job.command_line.nproc, _run_job, (job,))
+        else:
+            job.run()
+    except ConfigError as error:
+        print(f"trainyard_runtime.train: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
