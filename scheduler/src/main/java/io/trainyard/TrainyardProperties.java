@@ -1,0 +1,42 @@
+package io.trainyard;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Settings under {@code trainyard.*}.
+ *
+ * @param dataDir where job work folders (and the embedded database, when used) live; survives restarts
+ * @param nodeId this server's name among replicas sharing a database (default: the host name); the jobs
+ *     it runs are assigned to it, and it re-attaches to them after a restart
+ * @param defaultJobTimeout the timeout of a job whose submission and resource config give none
+ * @param dispatchPollInterval how often the dispatcher looks for work it was not told about (jobs
+ *     submitted through another replica)
+ */
+@ConfigurationProperties("trainyard")
+public record TrainyardProperties(
+        @DefaultValue(".trainyard") Path dataDir,
+        String nodeId,
+        @DefaultValue("24h") Duration defaultJobTimeout,
+        @DefaultValue("250ms") Duration dispatchPollInterval) {
+
+    public TrainyardProperties {
+        dataDir = dataDir.toAbsolutePath().normalize();
+        if (nodeId == null || nodeId.isBlank()) {
+            nodeId = hostName();
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

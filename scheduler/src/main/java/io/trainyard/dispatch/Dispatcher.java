@@ -1,0 +1,183 @@
+package io.trainyard.dispatch;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import io.trainyard.TrainyardProperties;
+import io.trainyard.job.FailureCause;
+import io.trainyard.job.Job;
+import io.trainyard.job.JobRepository;
+import io.trainyard.job.JobSpec;
+import io.trainyard.job.JobState;
+import io.trainyard.job.JobStateChanged;
+import io.trainyard.job.JobTransitions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * Moves queued jobs onto backends. Jobs are claimed inside a transaction with {@code FOR UPDATE SKIP
+ * LOCKED}, so several servers sharing one database each claim different jobs; the claim and the move to
+ * STARTING commit together, and only then is the run launched. The loop runs when woken by a local change
+ * and otherwise every {@code dispatchPollInterval}, to pick up work submitted through other replicas.
+ */
+@Component
+public class Dispatcher implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+    private static final int CLAIM_BATCH = 16;
+
+    private final JobRepository jobs;
+    private final JobTransitions transitions;
+    private final Map<String, Backend> backends;
+    private final TransactionTemplate transaction;
+    private final TrainyardProperties properties;
+    private final Semaphore wakeUps = new Semaphore(0);
+    private volatile Thread loop;
+
+    public Dispatcher(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
+            PlatformTransactionManager transactionManager, TrainyardProperties properties) {
+        this.jobs = jobs;
+        this.transitions = transitions;
+        this.backends = backends.stream().collect(Collectors.toMap(Backend::name, Function.identity()));
+        this.transaction = new TransactionTemplate(transactionManager);
+        this.properties = properties;
+    }
+
+    @Override
+    public void start() {
+        recoverRunsOfThisNode();
+        loop = Thread.ofPlatform().name("dispatcher").daemon().start(this::run);
+    }
+
+    @Override
+    public void stop() {
+        Thread running = loop;
+        loop = null;
+        if (running != null) {
+            running.interrupt();
+            try {
+                running.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return loop != null;
+    }
+
+    @TransactionalEventListener
+    void onStateChanged(JobStateChanged change) {
+        if (change.to() == JobState.CANCELLING) {
+            Backend backend = backends.get(change.backend());
+            if (backend != null) {
+                backend.requestCancel(change.jobId());
+            }
+        }
+        // New work, or capacity freed by an ended run.
+        if (change.to() == JobState.QUEUED || change.to().isTerminal()) {
+            wakeUps.release();
+        }
+    }
+
+    /** Asks the loop to look for work now. */
+    public void wake() {
+        wakeUps.release();
+    }
+
+    private void recoverRunsOfThisNode() {
+        List<Job> active = jobs.findByNodeIdAndStateIn(properties.nodeId(), JobState.ACTIVE);
+        for (Backend backend : backends.values()) {
+            List<Job> mine = active.stream().filter(job -> job.getBackend().equals(backend.name())).toList();
+            if (!mine.isEmpty()) {
+                log.info("Recovering {} {} run(s) of node {}", mine.size(), backend.name(), properties.nodeId());
+                backend.recover(mine);
+            }
+        }
+    }
+
+    private void run() {
+        while (loop == Thread.currentThread()) {
+            try {
+                forwardCancelsFromOtherReplicas();
+                for (Backend backend : backends.values()) {
+                    while (dispatchOne(backend)) {
+                        // keep going while jobs are placed or settled
+                    }
+                }
+                wakeUps.tryAcquire(properties.dispatchPollInterval().toMillis(), TimeUnit.MILLISECONDS);
+                wakeUps.drainPermits();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // The database may be away; keep the loop alive and try again after a pause.
+                log.warn("Dispatch pass failed: {}", e.toString());
+                sleepQuietly(1_000);
+            }
+        }
+    }
+
+    /** A cancel made through another replica reaches this node's runs through the database. */
+    private void forwardCancelsFromOtherReplicas() {
+        for (Job job : jobs.findByNodeIdAndStateIn(properties.nodeId(), List.of(JobState.CANCELLING))) {
+            Backend backend = backends.get(job.getBackend());
+            if (backend != null) {
+                backend.requestCancel(job.getId());
+            }
+        }
+    }
+
+    /** Claims and launches one job; true if a job was placed or failed for lack of capacity. */
+    private boolean dispatchOne(Backend backend) {
+        AtomicReference<Job> reserved = new AtomicReference<>();
+        Boolean progressed;
+        try {
+            progressed = transaction.execute(status -> {
+                boolean settledAny = false;
+                for (Job job : jobs.lockQueued(backend.name(), CLAIM_BATCH)) {
+                    Reservation reservation = backend.reserve(job);
+                    if (reservation instanceof Reservation.Placed placed) {
+                        reserved.set(job);
+                        transitions.start(job, properties.nodeId(), placed.placementJson());
+                        return true;
+                    }
+                    if (reservation instanceof Reservation.Never never) {
+                        transitions.failQueued(job, FailureCause.NO_CAPACITY, never.reason());
+                        settledAny = true;
+                    }
+                }
+                return settledAny;
+            });
+        } catch (RuntimeException e) {
+            if (reserved.get() != null) {
+                backend.release(reserved.get().getId());
+            }
+            throw e;
+        }
+        Job claimed = reserved.get();
+        if (claimed != null) {
+            backend.launch(claimed, JobSpec.of(claimed));
+        }
+        return Boolean.TRUE.equals(progressed);
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

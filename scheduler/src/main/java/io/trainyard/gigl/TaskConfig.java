@@ -1,0 +1,23 @@
+package io.trainyard.gigl;
+
+import java.util.Map;
+
+/**
+ * The parts of a frozen GiGL task config ({@code GbmlConfig}) that decide how a trainer is launched. The
+ * YAML text itself is kept unchanged and handed to the trainer; this is only the server's reading of it.
+ *
+ * @param trainerCommand {@code trainerConfig.command}, the program the in-memory (GLT) path runs
+ * @param trainerArgs {@code trainerConfig.trainerArgs}, passed to the trainer as {@code --k=v}
+ * @param trainerClsPath {@code trainerConfig.trainerClsPath} or {@code clsPath}, the legacy path's class
+ */
+public record TaskConfig(
+        TaskKind taskKind,
+        String trainerCommand,
+        Map<String, String> trainerArgs,
+        String trainerClsPath,
+        boolean shouldLogToTensorboard,
+        boolean shouldRunGltBackend,
+        boolean shouldSkipTraining,
+        boolean shouldSkipModelEvaluation,
+        TrainedModelMetadata trainedModelMetadata) {
+}

@@ -1,0 +1,308 @@
+package io.trainyard.job;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import org.hibernate.annotations.ColumnTransformer;
+
+/**
+ * A submitted trainer job: its frozen configs, where it is in its lifecycle and where its current attempt
+ * runs. State changes go through {@link #moveTo}, which enforces the state machine and returns the event
+ * to append in the same transaction.
+ */
+@Entity
+@Table(name = "jobs")
+public class Job {
+
+    @Id
+    private UUID id;
+
+    @Column(name = "job_name", nullable = false)
+    private String jobName;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    private JobState state;
+
+    @Column(nullable = false)
+    private String backend;
+
+    private int priority;
+
+    @Convert(converter = LabelsConverter.class)
+    @ColumnTransformer(write = "?::jsonb")
+    @Column(columnDefinition = "jsonb")
+    private Map<String, String> labels;
+
+    @Column(name = "task_config", nullable = false)
+    private String taskConfig;
+
+    @Column(name = "resource_config", nullable = false)
+    private String resourceConfig;
+
+    @Column(name = "task_config_source")
+    private String taskConfigSource;
+
+    @Column(name = "resource_config_source")
+    private String resourceConfigSource;
+
+    @Column(name = "require_gpus")
+    private boolean requireGpus;
+
+    private int slots;
+
+    @Column(name = "timeout_seconds")
+    private long timeoutSeconds;
+
+    private int attempt;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "failure_cause")
+    private FailureCause failureCause;
+
+    @Column(name = "failure_message")
+    private String failureMessage;
+
+    @Column(name = "exit_code")
+    private Integer exitCode;
+
+    @Column(name = "idempotency_key")
+    private String idempotencyKey;
+
+    @Column(name = "request_hash")
+    private String requestHash;
+
+    @Column(name = "node_id")
+    private String nodeId;
+
+    @ColumnTransformer(write = "?::jsonb")
+    @Column(columnDefinition = "jsonb")
+    private String placement;
+
+    @ColumnTransformer(write = "?::jsonb")
+    @Column(name = "run_state", columnDefinition = "jsonb")
+    private String runState;
+
+    @Column(name = "created_at", nullable = false)
+    private Instant createdAt;
+
+    @Column(name = "queued_at", nullable = false)
+    private Instant queuedAt;
+
+    @Column(name = "started_at")
+    private Instant startedAt;
+
+    @Column(name = "finished_at")
+    private Instant finishedAt;
+
+    @Column(name = "updated_at", nullable = false)
+    private Instant updatedAt;
+
+    @Version
+    private long version;
+
+    protected Job() {
+    }
+
+    /** A new job in {@link JobState#QUEUED}; the caller appends {@link #queuedEvent()}. */
+    public Job(UUID id, JobSpec spec, String idempotencyKey, String requestHash, Instant submittedAt) {
+        // PostgreSQL keeps microseconds; list cursors compare against the stored value.
+        Instant now = submittedAt.truncatedTo(ChronoUnit.MICROS);
+        this.id = id;
+        this.jobName = spec.jobName();
+        this.state = JobState.QUEUED;
+        this.backend = spec.backend();
+        this.priority = spec.priority();
+        this.labels = spec.labels();
+        this.taskConfig = spec.taskConfigYaml();
+        this.resourceConfig = spec.resourceConfigYaml();
+        this.taskConfigSource = spec.taskConfigSource();
+        this.resourceConfigSource = spec.resourceConfigSource();
+        this.requireGpus = spec.requireGpus();
+        this.slots = spec.slots();
+        this.timeoutSeconds = spec.timeoutSeconds();
+        this.attempt = 1;
+        this.idempotencyKey = idempotencyKey;
+        this.requestHash = requestHash;
+        this.createdAt = now;
+        this.queuedAt = now;
+        this.updatedAt = now;
+    }
+
+    JobEvent queuedEvent() {
+        return new JobEvent(id, attempt, null, JobState.QUEUED, null, "submitted", createdAt);
+    }
+
+    /**
+     * Moves to {@code next}, recording timestamps and, for a failure, its cause.
+     *
+     * @throws IllegalStateException if the state machine forbids the move
+     */
+    JobEvent moveTo(JobState next, FailureCause cause, String message, Instant now) {
+        if (!state.canMoveTo(next)) {
+            throw new IllegalStateException("job " + id + " cannot move from " + state + " to " + next);
+        }
+        JobState previous = state;
+        state = next;
+        updatedAt = now;
+        if (next == JobState.RUNNING) {
+            startedAt = now;
+        }
+        if (next.isTerminal()) {
+            finishedAt = now;
+            failureCause = cause;
+            failureMessage = message;
+        }
+        return new JobEvent(id, attempt, previous, next, cause, message, now);
+    }
+
+    /** Starts a new attempt of an ended job: same id, attempt + 1, back in the queue. */
+    JobEvent requeueForRetry(Instant now) {
+        if (!state.isTerminal()) {
+            throw new IllegalStateException("job " + id + " is " + state + "; only an ended job can be retried");
+        }
+        attempt++;
+        JobEvent event = moveTo(JobState.QUEUED, null, "retry requested: attempt " + attempt, now);
+        queuedAt = now;
+        startedAt = null;
+        finishedAt = null;
+        failureCause = null;
+        failureMessage = null;
+        exitCode = null;
+        nodeId = null;
+        placement = null;
+        runState = null;
+        return event;
+    }
+
+    void assignTo(String nodeId, String placementJson) {
+        this.nodeId = nodeId;
+        this.placement = placementJson;
+    }
+
+    void recordRunState(String runStateJson) {
+        this.runState = runStateJson;
+    }
+
+    void recordExitCode(Integer exitCode) {
+        this.exitCode = exitCode;
+    }
+
+    public UUID getId() {
+        return id;
+    }
+
+    public String getJobName() {
+        return jobName;
+    }
+
+    public JobState getState() {
+        return state;
+    }
+
+    public String getBackend() {
+        return backend;
+    }
+
+    public int getPriority() {
+        return priority;
+    }
+
+    public Map<String, String> getLabels() {
+        return labels;
+    }
+
+    public String getTaskConfig() {
+        return taskConfig;
+    }
+
+    public String getResourceConfig() {
+        return resourceConfig;
+    }
+
+    public String getTaskConfigSource() {
+        return taskConfigSource;
+    }
+
+    public String getResourceConfigSource() {
+        return resourceConfigSource;
+    }
+
+    public boolean isRequireGpus() {
+        return requireGpus;
+    }
+
+    public int getSlots() {
+        return slots;
+    }
+
+    public long getTimeoutSeconds() {
+        return timeoutSeconds;
+    }
+
+    public int getAttempt() {
+        return attempt;
+    }
+
+    public FailureCause getFailureCause() {
+        return failureCause;
+    }
+
+    public String getFailureMessage() {
+        return failureMessage;
+    }
+
+    public Integer getExitCode() {
+        return exitCode;
+    }
+
+    public String getIdempotencyKey() {
+        return idempotencyKey;
+    }
+
+    public String getRequestHash() {
+        return requestHash;
+    }
+
+    public String getNodeId() {
+        return nodeId;
+    }
+
+    public String getPlacement() {
+        return placement;
+    }
+
+    public String getRunState() {
+        return runState;
+    }
+
+    public Instant getCreatedAt() {
+        return createdAt;
+    }
+
+    public Instant getQueuedAt() {
+        return queuedAt;
+    }
+
+    public Instant getStartedAt() {
+        return startedAt;
+    }
+
+    public Instant getFinishedAt() {
+        return finishedAt;
+    }
+
+    public Instant getUpdatedAt() {
+        return updatedAt;
+    }
+}

@@ -1,0 +1,35 @@
+package io.trainyard.job;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import jakarta.persistence.LockModeType;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Lock;
+import org.springframework.data.jpa.repository.Query;
+import org.springframework.data.repository.query.Param;
+
+public interface JobRepository extends JpaRepository<Job, UUID> {
+
+    @Lock(LockModeType.PESSIMISTIC_WRITE)
+    @Query("select j from Job j where j.id = :id")
+    Optional<Job> lockById(@Param("id") UUID id);
+
+    Optional<Job> findByIdempotencyKey(String idempotencyKey);
+
+    List<Job> findByNodeIdAndStateIn(String nodeId, Collection<JobState> states);
+
+    /**
+     * Locks up to {@code limit} queued jobs of a backend, best first, skipping rows another server is
+     * claiming right now: two replicas on one database never claim the same job.
+     */
+    @Query(value = """
+            select * from jobs
+            where state = 'QUEUED' and backend = :backend
+            order by priority desc, queued_at, id
+            limit :limit
+            for update skip locked""", nativeQuery = true)
+    List<Job> lockQueued(@Param("backend") String backend, @Param("limit") int limit);
+}

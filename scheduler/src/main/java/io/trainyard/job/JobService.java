@@ -1,0 +1,211 @@
+package io.trainyard.job;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import io.trainyard.TrainyardProperties;
+import io.trainyard.dispatch.Backend;
+import io.trainyard.dispatch.LaunchPlan;
+import io.trainyard.gigl.InvalidConfigException;
+import io.trainyard.gigl.ResourceConfig;
+import io.trainyard.gigl.ResourceConfigReader;
+import io.trainyard.gigl.TaskConfig;
+import io.trainyard.gigl.TaskConfigReader;
+import io.trainyard.gigl.TrainerResource;
+import io.trainyard.gigl.Violation;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Service;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Submission, cancel and retry of jobs. A submission is fully validated (request fields, both configs,
+ * what the chosen backend can run) before anything is stored, and every violation is reported at once.
+ */
+@Service
+public class JobService {
+
+    private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,127}");
+    private static final Pattern LABEL_KEY = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
+    private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9_-]{0,63}");
+    private static final int MAX_LABELS = 64;
+    private static final int MAX_PRIORITY = 1000;
+    private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final JobRepository jobs;
+    private final JobTransitions transitions;
+    private final List<Backend> backends;
+    private final TrainyardProperties properties;
+    private final Clock clock;
+
+    public JobService(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
+            TrainyardProperties properties, Clock clock) {
+        this.jobs = jobs;
+        this.transitions = transitions;
+        this.backends = backends;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    /** The stored job and whether this call created it (false: an idempotent repeat). */
+    public record Submitted(Job job, boolean created) {
+    }
+
+    public Submitted submit(JobSubmission submission, String idempotencyKey) {
+        String requestHash = hash(submission);
+        if (idempotencyKey != null) {
+            Optional<Job> earlier = findIdempotent(idempotencyKey, requestHash);
+            if (earlier.isPresent()) {
+                return new Submitted(earlier.get(), false);
+            }
+        }
+        UUID id = UUID.randomUUID();
+        Validated validated = validate(id, submission);
+        Job job = new Job(id, validated.spec(), idempotencyKey, requestHash, clock.instant());
+        try {
+            return new Submitted(transitions.create(job), true);
+        } catch (DataIntegrityViolationException e) {
+            // Another request with the same key won the race; answer as its repeat.
+            return findIdempotent(idempotencyKey, requestHash)
+                    .map(existing -> new Submitted(existing, false))
+                    .orElseThrow(() -> e);
+        }
+    }
+
+    /** Validates and answers what would be launched, storing nothing. */
+    public LaunchPlan dryRun(JobSubmission submission) {
+        return validate(UUID.randomUUID(), submission).plan();
+    }
+
+    public Job get(UUID id) {
+        return jobs.findById(id).orElseThrow(() -> new JobNotFoundException(id));
+    }
+
+    public Job cancel(UUID id) {
+        return transitions.cancel(id);
+    }
+
+    public Job retry(UUID id) {
+        return transitions.retry(id);
+    }
+
+    private Optional<Job> findIdempotent(String idempotencyKey, String requestHash) {
+        return jobs.findByIdempotencyKey(idempotencyKey).map(existing -> {
+            if (!existing.getRequestHash().equals(requestHash)) {
+                throw new JobConflictException("Idempotency-Key '" + idempotencyKey
+                        + "' was already used for a different request (job " + existing.getId() + ")");
+            }
+            return existing;
+        });
+    }
+
+    private record Validated(JobSpec spec, LaunchPlan plan) {
+    }
+
+    private Validated validate(UUID id, JobSubmission submission) {
+        List<Violation> violations = new ArrayList<>();
+        checkRequestFields(submission, violations);
+        TaskConfig task = null;
+        ResourceConfig resource = null;
+        ConfigDocuments.Document taskDocument = null;
+        ConfigDocuments.Document resourceDocument = null;
+        try {
+            taskDocument = ConfigDocuments.resolve("taskConfig", submission.taskConfig(), "taskConfigUri", submission.taskConfigUri());
+            task = TaskConfigReader.read("taskConfig", taskDocument.yaml());
+        } catch (InvalidConfigException e) {
+            violations.addAll(e.violations());
+        }
+        try {
+            resourceDocument = ConfigDocuments.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri", submission.resourceConfigUri());
+            resource = ResourceConfigReader.read("resourceConfig", resourceDocument.yaml());
+        } catch (InvalidConfigException e) {
+            violations.addAll(e.violations());
+        }
+        Backend backend = resource == null || resource.trainer() == null ? null : backendFor(resource.trainer(), violations);
+        if (!violations.isEmpty() || backend == null) {
+            throw new InvalidConfigException(violations);
+        }
+        JobSpec spec = new JobSpec(submission.jobName(), backend.name(), task, resource, taskDocument.yaml(),
+                resourceDocument.yaml(), taskDocument.source(), resourceDocument.source(),
+                submission.labels() == null ? Map.of() : new TreeMap<>(submission.labels()),
+                submission.priority() == null ? 0 : submission.priority(),
+                Boolean.TRUE.equals(submission.requireGpus()), timeoutSeconds(submission, resource),
+                resource.trainer() instanceof TrainerResource.Local local ? local.numWorkers() : 1);
+        return new Validated(spec, backend.plan(id, spec));
+    }
+
+    private Backend backendFor(TrainerResource trainer, List<Violation> violations) {
+        for (Backend backend : backends) {
+            if (backend.runs(trainer)) {
+                return backend;
+            }
+        }
+        violations.add(new Violation("resourceConfig.trainerResourceConfig." + trainer.kind(),
+                "no backend of this server runs " + trainer.kind() + " jobs"));
+        return null;
+    }
+
+    private long timeoutSeconds(JobSubmission submission, ResourceConfig resource) {
+        if (submission.timeoutSeconds() != null) {
+            return submission.timeoutSeconds();
+        }
+        if (resource.trainer() instanceof TrainerResource.VertexAi vertex && vertex.timeoutSeconds() != null) {
+            return vertex.timeoutSeconds();
+        }
+        return properties.defaultJobTimeout().toSeconds();
+    }
+
+    private static void checkRequestFields(JobSubmission submission, List<Violation> violations) {
+        if (submission.jobName() == null || submission.jobName().isBlank()) {
+            violations.add(new Violation("jobName", "is required"));
+        } else if (!JOB_NAME.matcher(submission.jobName()).matches()) {
+            violations.add(new Violation("jobName", "must be 1-128 letters, digits, '_', '.' or '-', starting with a letter or digit"));
+        }
+        Map<String, String> labels = submission.labels();
+        if (labels != null) {
+            if (labels.size() > MAX_LABELS) {
+                violations.add(new Violation("labels", "at most " + MAX_LABELS + " labels, got " + labels.size()));
+            }
+            labels.forEach((key, value) -> {
+                if (!LABEL_KEY.matcher(key).matches()) {
+                    violations.add(new Violation("labels." + key, "key must be lowercase letters, digits, '_' or '-', start with a letter, at most 63 characters"));
+                }
+                if (value == null || !LABEL_VALUE.matcher(value).matches()) {
+                    violations.add(new Violation("labels." + key, "value must be lowercase letters, digits, '_' or '-', at most 63 characters"));
+                }
+            });
+        }
+        if (submission.priority() != null && Math.abs(submission.priority()) > MAX_PRIORITY) {
+            violations.add(new Violation("priority", "must be between -" + MAX_PRIORITY + " and " + MAX_PRIORITY));
+        }
+        if (submission.timeoutSeconds() != null
+                && (submission.timeoutSeconds() < 1 || submission.timeoutSeconds() > MAX_TIMEOUT_SECONDS)) {
+            violations.add(new Violation("timeoutSeconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS));
+        }
+    }
+
+    /** A digest of the request as submitted, to tell an idempotent repeat from a different request. */
+    private static String hash(JobSubmission submission) {
+        JobSubmission canonical = new JobSubmission(submission.jobName(), submission.taskConfig(),
+                submission.taskConfigUri(), submission.resourceConfig(), submission.resourceConfigUri(),
+                submission.labels() == null ? null : new TreeMap<>(submission.labels()), submission.priority(),
+                submission.requireGpus(), submission.timeoutSeconds());
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(JSON.writeValueAsString(canonical).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always available", e);
+        }
+    }
+}

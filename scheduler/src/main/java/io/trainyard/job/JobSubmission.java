@@ -1,0 +1,23 @@
+package io.trainyard.job;
+
+import java.util.Map;
+
+/**
+ * What a client submits. Each config is given inline (YAML text) or as a URI (a local path or
+ * {@code file://}); {@code gs://} needs the Vertex AI backend.
+ *
+ * @param requireGpus every worker must get a GPU; on a pool that can never offer enough the job fails
+ *     at once with cause NO_CAPACITY instead of running on CPU slots
+ * @param timeoutSeconds overrides the resource config's timeout and the server default
+ */
+public record JobSubmission(
+        String jobName,
+        String taskConfig,
+        String taskConfigUri,
+        String resourceConfig,
+        String resourceConfigUri,
+        Map<String, String> labels,
+        Integer priority,
+        Boolean requireGpus,
+        Long timeoutSeconds) {
+}

@@ -1,0 +1,121 @@
+package io.trainyard.job;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Every change of a job's state, each one transaction that updates the job and appends its event. Changes
+ * reported by a run carry the attempt they belong to and are ignored when the job has moved on (fencing):
+ * a stale run can never overwrite a newer attempt.
+ */
+@Service
+public class JobTransitions {
+
+    private final JobRepository jobs;
+    private final JobEventRepository events;
+    private final ApplicationEventPublisher publisher;
+    private final Clock clock;
+
+    public JobTransitions(JobRepository jobs, JobEventRepository events, ApplicationEventPublisher publisher,
+            Clock clock) {
+        this.jobs = jobs;
+        this.events = events;
+        this.publisher = publisher;
+        this.clock = clock;
+    }
+
+    @Transactional
+    public Job create(Job job) {
+        Job saved = jobs.save(job);
+        events.save(saved.queuedEvent());
+        publisher.publishEvent(new JobStateChanged(saved.getId(), saved.getBackend(), null, JobState.QUEUED, null));
+        return saved;
+    }
+
+    /** Moves a job locked by the caller's transaction to STARTING on {@code nodeId}. */
+    @Transactional
+    public void start(Job lockedJob, String nodeId, String placementJson) {
+        Instant now = clock.instant();
+        lockedJob.assignTo(nodeId, placementJson);
+        apply(lockedJob, JobState.STARTING, null, "placed on " + nodeId, now,
+                Duration.between(lockedJob.getQueuedAt(), now));
+    }
+
+    /** Fails a job locked by the caller's transaction before it ever ran. */
+    @Transactional
+    public void failQueued(Job lockedJob, FailureCause cause, String message) {
+        apply(lockedJob, JobState.FAILED, cause, message, clock.instant(), null);
+    }
+
+    /**
+     * Records that the run's processes started.
+     *
+     * @return the job's state afterwards (CANCELLING if a cancel arrived while it was starting), or empty
+     *     if the attempt is no longer current
+     */
+    @Transactional
+    public Optional<JobState> markRunning(UUID id, int attempt, String runStateJson) {
+        Optional<Job> current = lockAttempt(id, attempt);
+        current.ifPresent(job -> {
+            job.recordRunState(runStateJson);
+            if (job.getState() == JobState.STARTING) {
+                apply(job, JobState.RUNNING, null, "trainer processes started", clock.instant(), null);
+            }
+        });
+        return current.map(Job::getState);
+    }
+
+    /** Ends the attempt with its outcome; returns false when the attempt is no longer current. */
+    @Transactional
+    public boolean finish(UUID id, int attempt, RunOutcome outcome) {
+        Optional<Job> current = lockAttempt(id, attempt);
+        current.ifPresent(job -> {
+            job.recordExitCode(outcome.exitCode());
+            apply(job, outcome.state(), outcome.cause(), outcome.message(), clock.instant(), null);
+        });
+        return current.isPresent();
+    }
+
+    /** Cancels a job: at once when it has not started, else asks its backend to stop it (CANCELLING). */
+    @Transactional
+    public Job cancel(UUID id) {
+        Job job = jobs.lockById(id).orElseThrow(() -> new JobNotFoundException(id));
+        switch (job.getState()) {
+            case QUEUED -> apply(job, JobState.CANCELLED, null, "cancelled before it started", clock.instant(), null);
+            case STARTING, RUNNING -> apply(job, JobState.CANCELLING, null, "cancel requested", clock.instant(), null);
+            case CANCELLING -> { }
+            default -> throw new JobConflictException("job " + id + " already ended as " + job.getState());
+        }
+        return job;
+    }
+
+    @Transactional
+    public Job retry(UUID id) {
+        Job job = jobs.lockById(id).orElseThrow(() -> new JobNotFoundException(id));
+        if (!job.getState().isTerminal()) {
+            throw new JobConflictException("job " + id + " is " + job.getState() + "; only an ended job can be retried");
+        }
+        JobState from = job.getState();
+        events.save(job.requeueForRetry(clock.instant()));
+        publisher.publishEvent(new JobStateChanged(id, job.getBackend(), from, JobState.QUEUED, null));
+        return job;
+    }
+
+    private Optional<Job> lockAttempt(UUID id, int attempt) {
+        return jobs.lockById(id)
+                .filter(job -> job.getAttempt() == attempt && JobState.ACTIVE.contains(job.getState()));
+    }
+
+    private void apply(Job job, JobState to, FailureCause cause, String message, Instant now, Duration waited) {
+        JobState from = job.getState();
+        events.save(job.moveTo(to, cause, message, now));
+        publisher.publishEvent(new JobStateChanged(job.getId(), job.getBackend(), from, to, waited));
+    }
+}

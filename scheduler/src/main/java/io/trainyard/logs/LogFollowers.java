@@ -1,0 +1,45 @@
+package io.trainyard.logs;
+
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.trainyard.job.JobStateChanged;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * Wakes the followers of a job's log as soon as this server stores new lines or the job changes state,
+ * so live tails see lines within milliseconds instead of a polling interval. Lines stored by another
+ * replica are still found by the followers' periodic re-read.
+ */
+@Component
+public class LogFollowers {
+
+    private final ConcurrentHashMap<UUID, CompletableFuture<Void>> signals = new ConcurrentHashMap<>();
+
+    /** Waits until something happens to the job's log or state, or {@code timeoutMillis} pass. */
+    public void await(UUID jobId, long timeoutMillis) throws InterruptedException {
+        CompletableFuture<Void> signal = signals.computeIfAbsent(jobId, id -> new CompletableFuture<>());
+        try {
+            signal.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // a quiet interval: the follower re-reads anyway
+        }
+    }
+
+    public void signal(UUID jobId) {
+        CompletableFuture<Void> signal = signals.remove(jobId);
+        if (signal != null) {
+            signal.complete(null);
+        }
+    }
+
+    @TransactionalEventListener
+    void onStateChanged(JobStateChanged change) {
+        signal(change.jobId());
+    }
+}

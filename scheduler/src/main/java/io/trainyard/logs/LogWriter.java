@@ -1,0 +1,120 @@
+package io.trainyard.logs;
+
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Stores the lines of every open {@link LogSink} in chunks, every {@value #FLUSH_INTERVAL_MILLIS} ms: one
+ * row per chunk keeps up with a trainer printing hundreds of thousands of lines a second while a follower
+ * still sees each line within a fraction of a second. A failed write keeps the lines and is tried again.
+ */
+@Component
+public class LogWriter implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(LogWriter.class);
+    static final long FLUSH_INTERVAL_MILLIS = 25;
+
+    private final LogStore store;
+    private final LogFollowers followers;
+    private final Counter linesIngested;
+    private final Set<LogSink> open = ConcurrentHashMap.newKeySet();
+    private volatile Thread flusher;
+
+    public LogWriter(LogStore store, LogFollowers followers, MeterRegistry registry) {
+        this.store = store;
+        this.followers = followers;
+        this.linesIngested = Counter.builder("trainyard.logs.lines.ingested")
+                .description("Log lines stored, from all jobs").register(registry);
+    }
+
+    /** Opens the sink of a job attempt; its numbering continues after the job's stored lines. */
+    public LogSink open(UUID jobId, int attempt) {
+        LogSink sink = new LogSink(jobId, attempt, store.lastSeq(jobId) + 1);
+        open.add(sink);
+        return sink;
+    }
+
+    /** Stores everything left in the sink, retrying until the database takes it, then closes the sink. */
+    public void close(LogSink sink) throws InterruptedException {
+        long backoff = 100;
+        while (true) {
+            try {
+                while (!sink.isEmpty()) {
+                    flush(sink);
+                }
+                open.remove(sink);
+                return;
+            } catch (RuntimeException e) {
+                log.warn("Could not store the last log lines of job {} yet: {}", sink.jobId(), e.toString());
+                Thread.sleep(backoff);
+                backoff = Math.min(backoff * 2, 5_000);
+            }
+        }
+    }
+
+    /** Forgets a sink without storing its lines: for a run this server no longer owns. */
+    public void abandon(LogSink sink) {
+        open.remove(sink);
+    }
+
+    @Override
+    public void start() {
+        flusher = Thread.ofPlatform().name("log-writer").daemon().start(this::run);
+    }
+
+    @Override
+    public void stop() {
+        Thread running = flusher;
+        flusher = null;
+        if (running != null) {
+            running.interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return flusher != null;
+    }
+
+    private void run() {
+        while (flusher == Thread.currentThread()) {
+            for (LogSink sink : open) {
+                try {
+                    flush(sink);
+                } catch (RuntimeException e) {
+                    log.warn("Storing log lines of job {} failed, will retry: {}", sink.jobId(), e.toString());
+                }
+            }
+            try {
+                Thread.sleep(FLUSH_INTERVAL_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void flush(LogSink sink) {
+        sink.flushLock.lock();
+        try {
+            List<PendingLine> chunk = sink.peekChunk();
+            if (chunk.isEmpty()) {
+                return;
+            }
+            store.append(sink.jobId(), sink.attempt(), sink.nextSeq(), chunk);
+            sink.stored(chunk.size());
+            linesIngested.increment(chunk.size());
+        } finally {
+            sink.flushLock.unlock();
+        }
+        followers.signal(sink.jobId());
+    }
+}
