@@ -1,0 +1,131 @@
+package io.trainyard.backend.local;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.Arrays;
+
+import io.trainyard.logs.LogSink;
+import io.trainyard.logs.LogStream;
+import io.trainyard.logs.PendingLine;
+
+/**
+ * Follows one output file of a trainer process, like {@code tail -f}, turning each line into a
+ * {@link PendingLine} that carries the byte offset just past it (where reading resumes after a restart).
+ * A line longer than {@value #MAX_LINE_BYTES} bytes is cut into several lines rather than held in memory.
+ */
+final class FileTailer {
+
+    static final int MAX_LINE_BYTES = 64 * 1024;
+    private static final long IDLE_SLEEP_MILLIS = 10;
+
+    private final Path file;
+    private final String source;
+    private final LogStream stream;
+    private final int rank;
+    private final LogSink sink;
+    private long offset;
+    private byte[] partial = new byte[256];
+    private int partialLength;
+    private volatile boolean draining;
+    private Thread thread;
+
+    FileTailer(Path file, LogStream stream, int rank, long startOffset, LogSink sink) {
+        this.file = file;
+        this.source = file.getFileName().toString();
+        this.stream = stream;
+        this.rank = rank;
+        this.offset = startOffset;
+        this.sink = sink;
+    }
+
+    void start() {
+        thread = Thread.ofVirtual().name("tail-" + source).start(this::run);
+    }
+
+    /** Reads what is left (the process has exited), including a last line without a newline, then stops. */
+    void finish() throws InterruptedException {
+        draining = true;
+        thread.join();
+    }
+
+    /** Stops without reading further: the server is shutting down and will resume from the stored offset. */
+    void abandon() {
+        thread.interrupt();
+    }
+
+    private void run() {
+        ByteBuffer buffer = ByteBuffer.allocate(256 * 1024);
+        try {
+            FileChannel channel = null;
+            while (true) {
+                if (channel == null) {
+                    channel = open();
+                }
+                boolean finishing = draining;
+                int read = channel == null ? -1 : channel.read(buffer, offset + partialLength);
+                if (read > 0) {
+                    buffer.flip();
+                    consume(buffer);
+                    buffer.clear();
+                } else if (finishing) {
+                    if (partialLength > 0) {
+                        emit(partialLength, offset + partialLength);
+                    }
+                    if (channel != null) {
+                        channel.close();
+                    }
+                    return;
+                } else {
+                    Thread.sleep(IDLE_SLEEP_MILLIS);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + file, e);
+        }
+    }
+
+    private FileChannel open() throws IOException {
+        try {
+            return FileChannel.open(file, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    private void consume(ByteBuffer bytes) throws InterruptedException {
+        while (bytes.hasRemaining()) {
+            byte b = bytes.get();
+            if (b == '\n') {
+                emit(partialLength, offset + partialLength + 1);
+            } else {
+                if (partialLength == partial.length) {
+                    partial = Arrays.copyOf(partial, partial.length * 2);
+                }
+                partial[partialLength++] = b;
+                if (partialLength == MAX_LINE_BYTES) {
+                    emit(partialLength, offset + partialLength);
+                }
+            }
+        }
+    }
+
+    /** Emits the first {@code length} partial bytes as a line; {@code newOffset} is just past them. */
+    private void emit(int length, long newOffset) throws InterruptedException {
+        int end = length > 0 && partial[length - 1] == '\r' ? length - 1 : length;
+        String text = new String(partial, 0, end, StandardCharsets.UTF_8);
+        sink.add(new PendingLine(Instant.now(), stream, rank, text, source, newOffset));
+        offset = newOffset;
+        partialLength = 0;
+        if (partial.length > 64 * 1024) {
+            partial = new byte[256];
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.trainyard.backend.local;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.trainyard.gigl.TaskConfig;
+
+/**
+ * GiGL deletes a trainer's old outputs before a run that trains, so a retry never mixes old and new
+ * assets: every set {@code trainedModelMetadata} URI and the trainer asset folder. Relative paths resolve
+ * against the job's work folder, which is the trainer's working directory.
+ */
+final class TrainerOutputs {
+
+    private TrainerOutputs() {
+    }
+
+    /** The local paths a training run of this task clears; none when the task skips training. */
+    static List<Path> toClear(TaskConfig task, WorkFolder folder) {
+        List<Path> paths = new ArrayList<>();
+        if (task.shouldSkipTraining()) {
+            return paths;
+        }
+        for (String uri : task.trainedModelMetadata().byField().values()) {
+            paths.add(resolve(uri, folder));
+        }
+        paths.add(folder.trainerAssets());
+        return paths;
+    }
+
+    /** The local path of an output URI (a plain path or file://); gs:// is not local. */
+    static Path resolve(String uri, WorkFolder folder) {
+        if (uri.startsWith("gs://")) {
+            throw new IllegalArgumentException("gs:// outputs need the Vertex AI backend");
+        }
+        Path path = uri.startsWith("file:") ? Path.of(URI.create(uri)) : Path.of(uri);
+        return folder.root().resolve(path).normalize();
+    }
+
+    static void clear(List<Path> paths) throws IOException {
+        for (Path path : paths) {
+            if (path.getNameCount() < 2) {
+                throw new IOException("refusing to delete " + path + ": too close to the filesystem root");
+            }
+            deleteRecursively(path);
+        }
+    }
+
+    private static void deleteRecursively(Path path) throws IOException {
+        if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.walkFileTree(path, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path directory, IOException error) throws IOException {
+                if (error != null && !(error instanceof NoSuchFileException)) {
+                    throw error;
+                }
+                Files.deleteIfExists(directory);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}

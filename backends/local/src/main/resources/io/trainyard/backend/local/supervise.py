@@ -1,0 +1,56 @@
+"""Runs one trainer process for Trainyard's local backend and records how it ended.
+
+The server must be able to restart while a trainer runs, so the trainer cannot be the server's child
+with pipes to it: this supervisor starts it in a new session (its own process group, so a cancel can
+signal the trainer and everything it forked), sends its output to files the server tails, and writes
+its exit status to a file the server reads even if it was not the trainer's parent.
+
+Usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE -- ARGV...
+The trainer's argv is executed directly, never through a shell.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+
+def write_atomically(path, text):
+    temporary = path + ".tmp"
+    with open(temporary, "w") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def restore_default_signals():
+    # Ignored signals stay ignored across exec; the trainer must die on SIGTERM and SIGINT as usual.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def main():
+    pid_file, exit_file, stdout_path, stderr_path, separator, *argv = sys.argv[1:]
+    if separator != "--" or not argv:
+        sys.exit("usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE -- ARGV...")
+    os.setsid()
+    write_atomically(pid_file, str(os.getpid()))
+    # A cancel signals the whole group; the supervisor outlives the trainer to record its exit status.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with open(stdout_path, "ab") as stdout, open(stderr_path, "ab") as stderr:
+        try:
+            trainer = subprocess.Popen(argv, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
+                                       preexec_fn=restore_default_signals)
+        except OSError as error:
+            write_atomically(exit_file, json.dumps({"launchError": f"cannot start {argv[0]!r}: {error.strerror}"}))
+            return
+        code = trainer.wait()
+    # Like a shell, report death by signal N as 128 + N.
+    write_atomically(exit_file, json.dumps({"exitCode": code if code >= 0 else 128 - code}))
+
+
+if __name__ == "__main__":
+    main()
