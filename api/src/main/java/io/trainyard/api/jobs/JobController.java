@@ -1,0 +1,125 @@
+package io.trainyard.api.jobs;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.dispatch.Backend;
+import io.trainyard.dispatch.LaunchPlan;
+import io.trainyard.gigl.InvalidConfigException;
+import io.trainyard.gigl.TaskConfigReader;
+import io.trainyard.job.Job;
+import io.trainyard.job.JobQueries;
+import io.trainyard.job.JobService;
+import io.trainyard.job.JobState;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/jobs")
+@Tag(name = "jobs", description = "Submit, list, cancel and retry trainer jobs")
+public class JobController {
+
+    private static final int MAX_PAGE = 500;
+
+    private final JobService jobs;
+    private final JobQueries queries;
+    private final Map<String, Backend> backends = new LinkedHashMap<>();
+
+    public JobController(JobService jobs, JobQueries queries, List<Backend> backends) {
+        this.jobs = jobs;
+        this.queries = queries;
+        backends.forEach(backend -> this.backends.put(backend.name(), backend));
+    }
+
+    @PostMapping
+    @Operation(summary = "Submit a job, or with dryRun=true validate it and answer its launch plan",
+            description = "Answers 201 with Location for a new job; 200 with the same job when the Idempotency-Key "
+                    + "was used before with the same body; 409 when it was used with a different body; 422 listing "
+                    + "every invalid field.")
+    public ResponseEntity<?> submit(@RequestBody SubmitJobRequest request,
+            @RequestParam(defaultValue = "false") boolean dryRun,
+            @Parameter(description = "Makes retries of the same submission safe")
+            @RequestHeader(value = "Idempotency-Key", required = false) String idempotencyKey) {
+        if (dryRun) {
+            LaunchPlan plan = jobs.dryRun(request.toSubmission());
+            return ResponseEntity.ok(plan);
+        }
+        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 255)) {
+            throw new InvalidConfigException("Idempotency-Key", "must be 1-255 characters");
+        }
+        JobService.Submitted submitted = jobs.submit(request.toSubmission(), idempotencyKey);
+        JobView view = view(submitted.job());
+        URI location = URI.create("/jobs/" + view.id());
+        return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location).body(view);
+    }
+
+    @GetMapping
+    @Operation(summary = "List jobs, newest first, with filters and cursor pagination")
+    public JobPageView list(
+            @Parameter(description = "Only jobs in these states") @RequestParam(required = false) List<JobState> state,
+            @Parameter(description = "Only jobs whose name starts with this") @RequestParam(required = false) String namePrefix,
+            @Parameter(description = "Only jobs with this label, as key=value (repeatable)") @RequestParam(required = false) List<String> label,
+            @Parameter(description = "The nextCursor of the previous page") @RequestParam(required = false) String cursor,
+            @RequestParam(defaultValue = "50") int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new InvalidConfigException("limit", "must be between 1 and " + MAX_PAGE);
+        }
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (label != null) {
+            for (String pair : label) {
+                int equals = pair.indexOf('=');
+                if (equals <= 0) {
+                    throw new InvalidConfigException("label", "'" + pair + "' must be key=value");
+                }
+                labels.put(pair.substring(0, equals), pair.substring(equals + 1));
+            }
+        }
+        JobQueries.Page page = queries.list(new JobQueries.Filter(state, namePrefix, labels), cursor, limit);
+        return new JobPageView(page.jobs().stream().map(this::view).toList(), page.nextCursor());
+    }
+
+    @GetMapping("/{id}")
+    @Operation(summary = "A job: state, failure cause, exit code, attempt, timestamps, backend, placement, outputs")
+    public JobView get(@PathVariable UUID id) {
+        return view(jobs.get(id));
+    }
+
+    @GetMapping("/{id}/events")
+    @Operation(summary = "The job's state history, oldest first")
+    public List<JobEventView> events(@PathVariable UUID id) {
+        return queries.events(id).stream().map(JobEventView::of).toList();
+    }
+
+    @PostMapping("/{id}/cancel")
+    @Operation(summary = "Cancel a job: at once if queued, else CANCELLING until its processes are gone")
+    public ResponseEntity<JobView> cancel(@PathVariable UUID id) {
+        return ResponseEntity.accepted().body(view(jobs.cancel(id)));
+    }
+
+    @PostMapping("/{id}/retry")
+    @Operation(summary = "Run an ended job again: same id, attempt + 1")
+    public ResponseEntity<JobView> retry(@PathVariable UUID id) {
+        return ResponseEntity.accepted().body(view(jobs.retry(id)));
+    }
+
+    private JobView view(Job job) {
+        Backend backend = backends.get(job.getBackend());
+        Map<String, String> outputs = backend == null ? Map.of()
+                : backend.outputUris(job.getId(), TaskConfigReader.read("taskConfig", job.getTaskConfig()));
+        return JobView.of(job, outputs);
+    }
+}

@@ -1,0 +1,34 @@
+package io.trainyard.api.jobs;
+
+import java.util.Map;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.trainyard.job.JobSubmission;
+
+/** The body of {@code POST /jobs}. */
+@Schema(description = "A GiGL trainer job: a job name, a frozen task config and a resource config, each inline or by URI")
+public record SubmitJobRequest(
+        @Schema(description = "GiGL's AppliedTaskIdentifier, passed to the trainer as --job_name", example = "cora_link_prediction")
+        String jobName,
+        @Schema(description = "The frozen GbmlConfig as YAML text (camelCase or snake_case keys)")
+        String taskConfig,
+        @Schema(description = "Absolute local path or file:// URI of the task config (instead of taskConfig)")
+        String taskConfigUri,
+        @Schema(description = "The GiglResourceConfig as YAML text")
+        String resourceConfig,
+        @Schema(description = "Absolute local path or file:// URI of the resource config (instead of resourceConfig)")
+        String resourceConfigUri,
+        @Schema(description = "Labels to filter jobs by (lowercase keys and values)")
+        Map<String, String> labels,
+        @Schema(description = "Higher runs first; -1000 to 1000, default 0")
+        Integer priority,
+        @Schema(description = "Fail at once (no capacity) instead of running on CPU slots when GPUs are short")
+        Boolean requireGpus,
+        @Schema(description = "Stop the job after this many seconds; default from the resource config or the server")
+        Long timeoutSeconds) {
+
+    JobSubmission toSubmission() {
+        return new JobSubmission(jobName, taskConfig, taskConfigUri, resourceConfig, resourceConfigUri, labels,
+                priority, requireGpus, timeoutSeconds);
+    }
+}

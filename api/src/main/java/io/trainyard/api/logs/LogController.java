@@ -1,0 +1,131 @@
+package io.trainyard.api.logs;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.gigl.InvalidConfigException;
+import io.trainyard.job.JobQueries;
+import io.trainyard.logs.LogFollowers;
+import io.trainyard.logs.LogLine;
+import io.trainyard.logs.LogStore;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.json.JsonMapper;
+
+@RestController
+@RequestMapping("/jobs/{id}/logs")
+@Tag(name = "logs", description = "A job's log lines, paged or followed live")
+public class LogController {
+
+    private static final int MAX_PAGE = 10_000;
+    private static final int STREAM_BATCH = 5_000;
+    /** How long a follower waits for news before re-reading (finds lines stored by other replicas). */
+    private static final long FOLLOW_WAIT_MILLIS = 250;
+    private static final long KEEPALIVE_MILLIS = 15_000;
+
+    private final LogStore store;
+    private final LogFollowers followers;
+    private final JobQueries queries;
+    private final JsonMapper json;
+
+    public LogController(LogStore store, LogFollowers followers, JobQueries queries, JsonMapper json) {
+        this.store = store;
+        this.followers = followers;
+        this.queries = queries;
+        this.json = json;
+    }
+
+    @GetMapping
+    @Operation(summary = "Log lines with a sequence number above `after`, oldest first")
+    public LogPageView page(@PathVariable UUID id,
+            @RequestParam(defaultValue = "0") long after,
+            @RequestParam(defaultValue = "1000") int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new InvalidConfigException("limit", "must be between 1 and " + MAX_PAGE);
+        }
+        JobQueries.Status status = queries.status(id);
+        List<LogLine> lines = store.read(id, after, limit);
+        long nextAfter = lines.isEmpty() ? after : lines.getLast().seq();
+        return new LogPageView(lines.stream().map(LogLineView::of).toList(), nextAfter, status.state());
+    }
+
+    @GetMapping(value = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @Operation(summary = "Follow the log as Server-Sent Events",
+            description = "Each line is an event `log` whose id is its sequence number; reconnect with "
+                    + "Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's "
+                    + "final state, sent only after every line of the job has been sent.",
+            responses = @ApiResponse(responseCode = "200", content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE)))
+    public void stream(@PathVariable UUID id,
+            @Parameter(description = "Resume after this sequence number (set by EventSource on reconnect)")
+            @RequestHeader(value = "Last-Event-ID", required = false) String lastEventId,
+            @Parameter(description = "Start after this sequence number when there is no Last-Event-ID")
+            @RequestParam(defaultValue = "0") long after,
+            HttpServletResponse response) throws IOException, InterruptedException {
+        long cursor = lastEventId == null || lastEventId.isBlank() ? after : parseEventId(lastEventId);
+        queries.status(id);
+        response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.setHeader("Cache-Control", "no-cache");
+        response.setHeader("X-Accel-Buffering", "no");
+        OutputStream out = response.getOutputStream();
+        long lastWrite = System.currentTimeMillis();
+        try {
+            out.write("retry: 1000\n\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            while (true) {
+                // State first, then lines: a run's lines are all stored before it is marked ended, so an ended
+                // state with nothing left to read means the log is complete.
+                JobQueries.Status status = queries.status(id);
+                List<LogLine> lines = store.read(id, cursor, STREAM_BATCH);
+                if (!lines.isEmpty()) {
+                    StringBuilder events = new StringBuilder(lines.size() * 128);
+                    for (LogLine line : lines) {
+                        events.append("id: ").append(line.seq()).append("\nevent: log\ndata: ")
+                                .append(json.writeValueAsString(LogLineView.of(line))).append("\n\n");
+                    }
+                    out.write(events.toString().getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    cursor = lines.getLast().seq();
+                    lastWrite = System.currentTimeMillis();
+                    continue;
+                }
+                if (status.state().isTerminal()) {
+                    out.write(("event: end\ndata: " + json.writeValueAsString(LogEndView.of(status)) + "\n\n")
+                            .getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    return;
+                }
+                if (System.currentTimeMillis() - lastWrite > KEEPALIVE_MILLIS) {
+                    out.write(": keepalive\n\n".getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    lastWrite = System.currentTimeMillis();
+                }
+                followers.await(id, FOLLOW_WAIT_MILLIS);
+            }
+        } catch (IOException e) {
+            // The client went away; nothing to clean up.
+        }
+    }
+
+    private static long parseEventId(String lastEventId) {
+        try {
+            return Long.parseLong(lastEventId.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidConfigException("Last-Event-ID", "must be the id of an event of this stream, got '" + lastEventId + "'");
+        }
+    }
+}

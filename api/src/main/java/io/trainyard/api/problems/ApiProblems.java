@@ -1,0 +1,97 @@
+package io.trainyard.api.problems;
+
+import java.util.List;
+import java.util.Map;
+
+import io.trainyard.gigl.InvalidConfigException;
+import io.trainyard.gigl.Violation;
+import io.trainyard.job.JobConflictException;
+import io.trainyard.job.JobNotFoundException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DatabindException;
+
+/**
+ * Every error answer is an RFC 9457 problem detail; invalid input lists each offending field's path in
+ * {@code errors} so a client can point at all of them at once.
+ */
+@RestControllerAdvice
+public class ApiProblems extends ResponseEntityExceptionHandler {
+
+    @ExceptionHandler(InvalidConfigException.class)
+    ProblemDetail invalid(InvalidConfigException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_CONTENT,
+                e.violations().size() == 1 ? e.violations().getFirst().toString()
+                        : e.violations().size() + " fields are invalid");
+        problem.setTitle("Invalid job submission");
+        problem.setProperty("errors", errors(e.violations()));
+        return problem;
+    }
+
+    @ExceptionHandler(JobNotFoundException.class)
+    ProblemDetail notFound(JobNotFoundException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+        problem.setTitle("No such job");
+        return problem;
+    }
+
+    @ExceptionHandler(JobConflictException.class)
+    ProblemDetail conflict(JobConflictException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+        problem.setTitle("Conflict");
+        return problem;
+    }
+
+    @ExceptionHandler(RequestTooLargeException.class)
+    ProblemDetail tooLarge(RequestTooLargeException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE, e.getMessage());
+        problem.setTitle("Request body too large");
+        return problem;
+    }
+
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ProblemDetail badParameter(MethodArgumentTypeMismatchException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+                e.getName() + ": '" + e.getValue() + "' is not a valid value");
+        problem.setTitle("Invalid request parameter");
+        problem.setProperty("errors", errors(List.of(new Violation(e.getName(), "'" + e.getValue() + "' is not a valid value"))));
+        return problem;
+    }
+
+    /** Malformed JSON or a value of the wrong type: say where, using the JSON path Jackson reports. */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RequestTooLargeException tooLarge) {
+            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(tooLarge(tooLarge));
+        }
+        String field = "body";
+        String message = "is not valid JSON";
+        if (cause instanceof DatabindException databind && !databind.getPath().isEmpty()) {
+            field = databind.getPathReference().replaceAll("^[^\\[]*\\[\"?", "").replaceAll("\"?\\]\\[\"?", ".")
+                    .replaceAll("\"?\\]$", "");
+            message = "has the wrong type or shape: " + databind.getOriginalMessage();
+        } else if (cause instanceof JacksonException jackson) {
+            message = "is not valid JSON: " + jackson.getOriginalMessage();
+        }
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, field + " " + message);
+        problem.setTitle("Unreadable request body");
+        problem.setProperty("errors", errors(List.of(new Violation(field, message))));
+        return ResponseEntity.badRequest().body(problem);
+    }
+
+    private static List<Map<String, String>> errors(List<Violation> violations) {
+        return violations.stream().map(v -> Map.of("field", v.field(), "message", v.message())).toList();
+    }
+}
