@@ -77,6 +77,8 @@ def join_process_group(use_cuda: bool) -> ProcessContext:
         torch.cuda.set_device(device)
     else:
         device = torch.device("cpu")
+        # Local CPU ranks share the host's cores; without this each would start one thread per core.
+        torch.set_num_threads(max(1, (os.cpu_count() or 1) // max(local_world_size, 1)))
     if world_size > 1:
         for name in ("MASTER_ADDR", "MASTER_PORT"):
             if not os.environ.get(name):
