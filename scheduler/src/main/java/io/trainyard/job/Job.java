@@ -160,8 +160,8 @@ public class Job {
         }
         if (next.isTerminal()) {
             finishedAt = now;
-            failureCause = cause;
-            failureMessage = message;
+            failureCause = next == JobState.FAILED ? cause : null;
+            failureMessage = next == JobState.FAILED ? message : null;
         }
         return new JobEvent(id, attempt, previous, next, cause, message, now);
     }

@@ -98,6 +98,8 @@ final class LocalRun {
             }
             Thread.sleep(WATCH_INTERVAL_MILLIS);
         }
+        // Anything the trainer forked and left behind in its process group goes with it.
+        workers.forEach(WorkerProcess::killGroupRemnants);
         for (FileTailer tailer : tailers) {
             tailer.finish();
         }

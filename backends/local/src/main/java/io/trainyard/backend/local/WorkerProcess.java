@@ -97,6 +97,13 @@ final class WorkerProcess {
         signalGroup(handle.pid(), signal);
     }
 
+    /** Kills what is left of the worker's process group once its supervisor has exited. */
+    void killGroupRemnants() {
+        if (handle != null) {
+            kill("KILL", "-" + handle.pid());
+        }
+    }
+
     /** Signals the process group led by {@code pid}, or the process alone if it leads no group yet. */
     static void signalGroup(long pid, String signal) {
         // The group exists once the supervisor has called setsid; until then signal the supervisor itself.

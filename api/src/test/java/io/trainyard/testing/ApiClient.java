@@ -1,0 +1,160 @@
+package io.trainyard.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Talks to a server over real HTTP, as any client would. */
+public final class ApiClient {
+
+    public static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final String baseUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    ApiClient(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    public record Response(int status, JsonNode body, HttpResponse<String> raw) {
+        public String header(String name) {
+            return raw.headers().firstValue(name).orElse(null);
+        }
+    }
+
+    public Response post(String path, Object body, String... headers) {
+        return postRaw(path, body instanceof String text ? text : JSON.writeValueAsString(body), headers);
+    }
+
+    public Response postRaw(String path, String json, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request.build());
+    }
+
+    public Response get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().build());
+    }
+
+    public Response submit(Map<String, Object> body) {
+        Response response = post("/jobs", body);
+        if (response.status() != 201) {
+            throw new AssertionError("submission failed: " + response.status() + " " + response.body());
+        }
+        return response;
+    }
+
+    public JsonNode job(String id) {
+        return get("/jobs/" + id).body();
+    }
+
+    /** Polls the job until {@code condition} holds, failing after {@code timeout}. */
+    public JsonNode awaitJob(String id, Predicate<JsonNode> condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode job = job(id);
+        while (!condition.test(job)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("job " + id + " did not reach the expected state in " + timeout + ": " + job);
+            }
+            sleep(50);
+            job = job(id);
+        }
+        return job;
+    }
+
+    public JsonNode awaitEnded(String id, Duration timeout) {
+        return awaitJob(id, job -> List.of("SUCCEEDED", "FAILED", "CANCELLED").contains(job.get("state").asString()), timeout);
+    }
+
+    /** An event of a Server-Sent Events stream. */
+    public record SseEvent(String id, String event, String data) {
+    }
+
+    /**
+     * Follows {@code path} as Server-Sent Events until the stream ends or {@code maxEvents} events arrived.
+     */
+    public List<SseEvent> follow(String path, String lastEventId, int maxEvents) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Accept", "text/event-stream").timeout(Duration.ofMinutes(2)).GET();
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", lastEventId);
+        }
+        List<SseEvent> events = new ArrayList<>();
+        try {
+            HttpResponse<java.io.InputStream> response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            if (response.statusCode() != 200) {
+                throw new AssertionError("stream answered " + response.statusCode());
+            }
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                String id = null;
+                String event = "message";
+                StringBuilder data = new StringBuilder();
+                String line;
+                while (events.size() < maxEvents && (line = reader.readLine()) != null) {
+                    if (line.isEmpty()) {
+                        if (!data.isEmpty()) {
+                            events.add(new SseEvent(id, event, data.toString()));
+                        }
+                        id = null;
+                        event = "message";
+                        data.setLength(0);
+                    } else if (line.startsWith("id: ")) {
+                        id = line.substring(4);
+                    } else if (line.startsWith("event: ")) {
+                        event = line.substring(7);
+                    } else if (line.startsWith("data: ")) {
+                        data.append(line.substring(6));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new AssertionError("stream failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+        return events;
+    }
+
+    private Response send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            JsonNode body = response.body() == null || response.body().isBlank() ? null : JSON.readTree(response.body());
+            return new Response(response.statusCode(), body, response);
+        } catch (IOException e) {
+            throw new AssertionError("request failed: " + request.uri(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

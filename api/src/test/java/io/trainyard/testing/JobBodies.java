@@ -1,0 +1,76 @@
+package io.trainyard.testing;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** GiGL configs and submission bodies for tests: a trainer that is a small Python program. */
+public final class JobBodies {
+
+    private JobBodies() {
+    }
+
+    public static final String RESOURCE_CONFIG = """
+            shared_resource_config:
+              resource_labels:
+                cost_resource_group: trainyard-tests
+              common_compute_config:
+                project: test-project
+                region: us-central1
+                temp_assets_bucket: gs://test-temp
+                temp_regional_assets_bucket: gs://test-temp-regional
+                perm_assets_bucket: gs://test-perm
+                gcp_service_account_email: trainer@test-project.iam.gserviceaccount.com
+            trainer_resource_config:
+              local_trainer_config:
+                num_workers: %d
+            """;
+
+    /** A task config on the in-memory path whose trainer runs {@code python3 -c <program>}. */
+    public static String taskConfig(String pythonProgram, String trainedModelUri) {
+        // exec("...") keeps the program on one line: YAML would fold its newlines into spaces.
+        String literal = pythonProgram.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+        String command = "python3 -u -c 'exec(\"" + literal.replace("'", "'\"'\"'") + "\")'";
+        return """
+                taskMetadata:
+                  nodeAnchorBasedLinkPredictionTaskMetadata:
+                    supervisionEdgeTypes: []
+                featureFlags:
+                  should_run_glt_backend: "True"
+                sharedConfig:
+                  trainedModelMetadata:
+                    trainedModelUri: %s
+                trainerConfig:
+                  command: %s
+                  trainerArgs:
+                    learning_rate: "0.01"
+                """.formatted(trainedModelUri, yamlQuoted(command));
+    }
+
+    public static Map<String, Object> job(String name, String pythonProgram) {
+        return job(name, pythonProgram, 1);
+    }
+
+    public static Map<String, Object> job(String name, String pythonProgram, int workers) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobName", name);
+        body.put("taskConfig", taskConfig(pythonProgram, "outputs/model.pt"));
+        body.put("resourceConfig", RESOURCE_CONFIG.formatted(workers));
+        return body;
+    }
+
+    /** A program printing {@code count} numbered lines, {@code perBatch} at a time with a short pause. */
+    public static String printLines(int count, int perBatch) {
+        return "import time\nfor i in range(1, %d):\n    print(\"line\", i)\n    if i %% %d == 0: time.sleep(0.01)\n"
+                .formatted(count + 1, perBatch);
+    }
+
+    public static List<String> lines(String text) {
+        return new ArrayList<>(List.of(text.split("\n")));
+    }
+
+    private static String yamlQuoted(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+}

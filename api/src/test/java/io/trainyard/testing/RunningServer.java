@@ -1,0 +1,51 @@
+package io.trainyard.testing;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.trainyard.TrainyardServer;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** A real Trainyard server on a random loopback port, started the way {@code java -jar} starts it. */
+public final class RunningServer implements AutoCloseable {
+
+    private final ConfigurableApplicationContext context;
+    private final ApiClient api;
+
+    private RunningServer(ConfigurableApplicationContext context) {
+        this.context = context;
+        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        this.api = new ApiClient("http://127.0.0.1:" + port);
+    }
+
+    /**
+     * @param databaseUrl null to let the server start its embedded PostgreSQL
+     * @param extraArguments more {@code --key=value} settings
+     */
+    public static RunningServer start(String databaseUrl, Path dataDir, String nodeId, String... extraArguments) {
+        List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--trainyard.data-dir=" + dataDir,
+                "--trainyard.node-id=" + nodeId, "--trainyard.local.cancel-grace-period=2s",
+                "--spring.main.banner-mode=off"));
+        if (databaseUrl != null) {
+            arguments.add("--spring.datasource.url=" + databaseUrl);
+        }
+        arguments.addAll(List.of(extraArguments));
+        return new RunningServer(new SpringApplicationBuilder(TrainyardServer.class).run(arguments.toArray(String[]::new)));
+    }
+
+    public ApiClient api() {
+        return api;
+    }
+
+    public <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
