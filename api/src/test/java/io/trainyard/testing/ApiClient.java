@@ -140,7 +140,8 @@ public final class ApiClient {
     private Response send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            JsonNode body = response.body() == null || response.body().isBlank() ? null : JSON.readTree(response.body());
+            boolean json = response.headers().firstValue("Content-Type").map(type -> type.contains("json")).orElse(false);
+            JsonNode body = json && !response.body().isBlank() ? JSON.readTree(response.body()) : null;
             return new Response(response.statusCode(), body, response);
         } catch (IOException e) {
             throw new AssertionError("request failed: " + request.uri(), e);

@@ -1,0 +1,199 @@
+package io.trainyard.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** Bad input gets a precise answer and stores nothing; good input is stored once and listed. */
+class SubmissionTest {
+
+    @TempDir
+    static Path dataDir;
+    static RunningServer server;
+    static ApiClient api;
+
+    @BeforeAll
+    static void startServer() {
+        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "submission-node");
+        api = server.api();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Test
+    void invalidSubmissionsGetPreciseErrorsAndStoreNothing() {
+        int storedBefore = api.get("/jobs?limit=500").body().get("jobs").size();
+        Map<String, Object> badYaml = JobBodies.job("bad-yaml", "pass");
+        badYaml.put("taskConfig", "trainerConfig:\n  command: [unclosed\n");
+        assertProblem(api.post("/jobs", badYaml), 422, "taskConfig", "line 3");
+
+        Map<String, Object> missing = JobBodies.job("x", "pass");
+        missing.remove("jobName");
+        missing.put("taskConfig", """
+                taskMetadata:
+                  nodeBasedTaskMetadata: {}
+                featureFlags:
+                  should_run_glt_backend: "True"
+                sharedConfig:
+                  trainedModelMetadata: {}
+                """);
+        ApiClient.Response response = api.post("/jobs", missing);
+        assertProblem(response, 422, "jobName", "is required");
+        assertThat(fields(response)).contains("taskConfig.trainerConfig.command", "taskConfig.sharedConfig.trainedModelMetadata.trainedModelUri");
+        assertThat(messages(response)).anyMatch(message -> message.contains("is required when featureFlags.should_run_glt_backend is True"));
+
+        Map<String, Object> wrongTypes = JobBodies.job("wrong-types", "pass");
+        wrongTypes.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(1).replace("num_workers: 1", "num_workers: many")
+                .replace("temp_assets_bucket: gs://test-temp", "temp_assets_bucket: /not/a/bucket"));
+        response = api.post("/jobs", wrongTypes);
+        assertProblem(response, 422, "resourceConfig.trainerResourceConfig.localTrainerConfig.numWorkers", "must be an integer");
+        assertThat(fields(response)).contains("resourceConfig.sharedResourceConfig.commonComputeConfig.tempAssetsBucket");
+
+        Map<String, Object> wrongJsonType = JobBodies.job("wrong-json", "pass");
+        wrongJsonType.put("priority", "urgent");
+        assertProblem(api.post("/jobs", wrongJsonType), 400, "priority", "wrong type");
+
+        Map<String, Object> unknownKind = JobBodies.job("unknown-kind", "pass");
+        unknownKind.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(1).replace("local_trainer_config:", "quantum_trainer_config:"));
+        assertProblem(api.post("/jobs", unknownKind), 422, "resourceConfig.trainerResourceConfig", "unknown trainer resource kind");
+
+        Map<String, Object> aliasBomb = JobBodies.job("alias-bomb", "pass");
+        StringBuilder bomb = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        for (char level = 'b'; level <= 'j'; level++) {
+            char previous = (char) (level - 1);
+            bomb.append(level).append(": &").append(level).append(" [")
+                    .append(String.join(",", java.util.Collections.nCopies(9, "*" + previous))).append("]\n");
+        }
+        aliasBomb.put("taskConfig", bomb.toString());
+        assertProblem(api.post("/jobs", aliasBomb), 422, "taskConfig", "aliases");
+
+        Map<String, Object> huge = JobBodies.job("huge", "pass");
+        huge.put("taskConfig", "a".repeat(10 * 1024 * 1024));
+        ApiClient.Response tooLarge = api.post("/jobs", huge);
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertThat(tooLarge.header("Content-Type")).contains("application/problem+json");
+
+        Map<String, Object> gcs = JobBodies.job("gcs", "pass");
+        gcs.remove("taskConfig");
+        gcs.put("taskConfigUri", "gs://bucket/frozen_task_config.yaml");
+        assertProblem(api.post("/jobs", gcs), 422, "taskConfigUri", "Vertex AI");
+
+        assertThat(api.get("/jobs?limit=500").body().get("jobs")).hasSize(storedBefore);
+    }
+
+    @Test
+    void configsAreReadFromFileUrisInSnakeOrCamelCase() throws Exception {
+        Path task = dataDir.resolve("task.yaml");
+        Path resource = dataDir.resolve("resource.yaml");
+        java.nio.file.Files.writeString(task, JobBodies.taskConfig("print('from a file')", "outputs/model.pt"));
+        java.nio.file.Files.writeString(resource, JobBodies.RESOURCE_CONFIG.formatted(1));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobName", "from-files");
+        body.put("taskConfigUri", task.toUri().toString());
+        body.put("resourceConfigUri", resource.toString());
+
+        JsonNode job = api.submit(body).body();
+
+        assertThat(job.get("taskConfigSource").asString()).isEqualTo(task.toUri().toString());
+        assertThat(api.awaitEnded(job.get("id").asString(), java.time.Duration.ofSeconds(60)).get("state").asString()).isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void theSameIdempotencyKeyReturnsTheSameJobAndADifferentBodyConflicts() {
+        Map<String, Object> body = JobBodies.job("idempotent", "pass");
+        ApiClient.Response first = api.post("/jobs", body, "Idempotency-Key", "key-1");
+        ApiClient.Response again = api.post("/jobs", body, "Idempotency-Key", "key-1");
+        body.put("priority", 5);
+        ApiClient.Response different = api.post("/jobs", body, "Idempotency-Key", "key-1");
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(first.header("Location")).isEqualTo("/jobs/" + first.body().get("id").asString());
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.body().get("id").asString()).isEqualTo(first.body().get("id").asString());
+        assertThat(different.status()).isEqualTo(409);
+        assertThat(api.get("/jobs?namePrefix=idempotent").body().get("jobs")).hasSize(1);
+    }
+
+    @Test
+    void listingPagesNewestFirstWithACursorAndFilters() {
+        List<String> submitted = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            Map<String, Object> body = JobBodies.job("paged-" + i, "pass");
+            body.put("labels", Map.of("team", i % 2 == 0 ? "even" : "odd"));
+            submitted.add(api.submit(body).body().get("id").asString());
+        }
+        List<String> listed = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            JsonNode page = api.get("/jobs?namePrefix=paged-&limit=3" + (cursor == null ? "" : "&cursor=" + cursor)).body();
+            page.get("jobs").forEach(job -> listed.add(job.get("id").asString()));
+            cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asString();
+            pages++;
+        } while (cursor != null);
+
+        assertThat(pages).isEqualTo(3);
+        assertThat(listed).containsExactlyElementsOf(submitted.reversed());
+        Set<String> even = new HashSet<>();
+        api.get("/jobs?namePrefix=paged-&label=team=even").body().get("jobs").forEach(job -> even.add(job.get("jobName").asString()));
+        assertThat(even).containsExactlyInAnyOrder("paged-0", "paged-2", "paged-4", "paged-6");
+        assertThat(api.get("/jobs?state=BOGUS").status()).isEqualTo(400);
+        assertThat(api.get("/jobs?cursor=garbage").status()).isEqualTo(422);
+        assertThat(api.get("/jobs/" + java.util.UUID.randomUUID()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void theOpenApiDocumentAndMetricsAreServed() {
+        JsonNode spec = api.get("/v3/api-docs").body();
+        assertThat(spec.get("paths").has("/jobs")).isTrue();
+        assertThat(spec.get("paths").has("/jobs/{id}/logs/stream")).isTrue();
+        assertThat(spec.get("paths").has("/jobs/{id}/retry")).isTrue();
+
+        api.awaitEnded(api.submit(JobBodies.job("metered", "print('counted')")).body().get("id").asString(), java.time.Duration.ofSeconds(60));
+        String metrics = api.get("/actuator/prometheus").raw().body();
+        assertThat(metrics).contains("trainyard_jobs{", "state=\"SUCCEEDED\"", "trainyard_jobs_queue_wait_seconds",
+                "trainyard_jobs_dispatch_latency_seconds", "trainyard_logs_lines_ingested_total");
+        assertThat(api.get("/actuator/health").body().get("status").asString()).isEqualTo("UP");
+    }
+
+    private static void assertProblem(ApiClient.Response response, int status, String field, String messagePart) {
+        assertThat(response.status()).as("status of %s", response.body()).isEqualTo(status);
+        assertThat(response.header("Content-Type")).contains("application/problem+json");
+        assertThat(response.body().get("errors")).as("errors of %s", response.body())
+                .anySatisfy(error -> {
+                    assertThat(error.get("field").asString()).isEqualTo(field);
+                    assertThat(error.get("message").asString()).contains(messagePart);
+                });
+    }
+
+    private static List<String> fields(ApiClient.Response response) {
+        List<String> fields = new ArrayList<>();
+        response.body().get("errors").forEach(error -> fields.add(error.get("field").asString()));
+        return fields;
+    }
+
+    private static List<String> messages(ApiClient.Response response) {
+        List<String> messages = new ArrayList<>();
+        response.body().get("errors").forEach(error -> messages.add(error.get("message").asString()));
+        return messages;
+    }
+}
