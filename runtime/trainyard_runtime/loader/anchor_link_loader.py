@@ -48,7 +48,7 @@ class AnchorLinkLoader:
         self.sampler = sampler
         self.device = device
         self.remove_labels = remove_labels_from_message_passing
-        anchors = torch.nonzero(labels.indptr.diff() > 0).flatten()
+        anchors = torch.nonzero(labels.indptr.diff() > 0).flatten().cpu()  # seed order is drawn on the CPU
         rank, world_size = shard
         self.anchors = anchors[rank::world_size]
         self.seed_batches = SeedBatches(self.anchors, batch_size, shuffle, infinite, seed)

@@ -1,0 +1,127 @@
+"""Sampling and training throughput of the Trainyard runtime on an RMAT graph.
+
+    runtime/.venv/bin/python bench/runtime/sampling_bench.py [--scale 20 --degree 32 --fanout 15,10,5 --batch 1024]
+
+Prints, on CPU and (when present) CUDA: sampled edges per second, mini-batches per second, the graph store's
+bytes per edge, and GraphSAGE training seconds per epoch (one epoch = every node once as a seed; estimated
+from the measured batches, since a full epoch takes long on a laptop CPU).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+import torch
+
+from trainyard_runtime.data.edge_lists import both_directions
+from trainyard_runtime.data.generators import rmat
+from trainyard_runtime.data.graph_store import GraphStore
+from trainyard_runtime.data.dataset import GraphDataset
+from trainyard_runtime.loader.node_loader import to_data
+from trainyard_runtime.models import GraphSAGE, NodeClassifier
+from trainyard_runtime.sampler import NeighborSampler
+
+
+def synchronize(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def measure_sampling(store: GraphStore, fanout: list[int], batch: int, batches: int, device: torch.device) -> dict:
+    sampler = NeighborSampler(store, fanout, seed=1)
+    generator = torch.Generator().manual_seed(2)
+    seed_batches = [torch.randint(store.num_nodes, (batch,), generator=generator).unique() for _ in range(batches + 2)]
+    for seeds in seed_batches[:2]:  # warm-up: allocator, kernels
+        sampler.sample(seeds)
+    synchronize(device)
+    started = time.perf_counter()
+    edges = 0
+    for seeds in seed_batches[2:]:
+        edges += sampler.sample(seeds).num_edges
+    synchronize(device)
+    elapsed = time.perf_counter() - started
+    return {"batches_per_s": batches / elapsed, "edges_per_s": edges / elapsed, "edges_per_batch": edges / batches}
+
+
+def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batches: int, device: torch.device) -> dict:
+    store = dataset.store
+    sampler = NeighborSampler(store, fanout, seed=3)
+    model = NodeClassifier(GraphSAGE(store.features.size(1), 64, 64, len(fanout)), 64, dataset.num_classes).to(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.003)
+    order = torch.randperm(store.num_nodes, generator=torch.Generator().manual_seed(4))
+
+    def step(seeds: torch.Tensor) -> None:
+        data = to_data(dataset, sampler.sample(seeds), device)
+        loss = torch.nn.functional.cross_entropy(model(data), data.y[: data.batch_size])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    step(order[:batch])  # warm-up
+    synchronize(device)
+    started = time.perf_counter()
+    for i in range(1, batches + 1):
+        step(order[i * batch : (i + 1) * batch])
+    synchronize(device)
+    per_batch = (time.perf_counter() - started) / batches
+    batches_per_epoch = -(-store.num_nodes // batch)
+    return {"seconds_per_batch": per_batch, "seconds_per_epoch": per_batch * batches_per_epoch,
+            "batches_per_epoch": batches_per_epoch}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale", type=int, default=20, help="log2 of the node count (default 20)")
+    parser.add_argument("--degree", type=int, default=32, help="average degree before de-duplication (default 32)")
+    parser.add_argument("--fanout", default="15,10,5", help="neighbours per hop (default 15,10,5)")
+    parser.add_argument("--batch", type=int, default=1024, help="seed nodes per mini-batch (default 1024)")
+    parser.add_argument("--feature-dim", type=int, default=64, help="node feature dimension (default 64)")
+    parser.add_argument("--sampling-batches", type=int, default=20, help="timed sampling batches per device")
+    parser.add_argument("--training-batches", type=int, default=10, help="timed training batches per device")
+    parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (default: torch's choice)")
+    options = parser.parse_args()
+    if options.threads:
+        torch.set_num_threads(options.threads)
+    fanout = [int(k) for k in options.fanout.split(",")]
+
+    print(f"Trainyard runtime sampling benchmark — torch {torch.__version__}, {platform.processor() or platform.machine()}, "
+          f"{torch.get_num_threads()} CPU threads")
+    started = time.perf_counter()
+    raw = rmat(options.scale, options.degree, options.feature_dim, num_classes=8, seed=0)
+    edge_index, _ = both_directions(raw.edge_index)
+    store = GraphStore.from_edge_index(edge_index, raw.num_nodes, raw.features)
+    dataset = GraphDataset(store, raw.labels)
+    del raw, edge_index
+    index_bytes = store.indices.numel() * store.indices.element_size()
+    pointer_bytes = store.indptr.numel() * store.indptr.element_size()
+    print(f"graph: RMAT scale {options.scale} (Graph500 a=.57 b=.19 c=.19 d=.05): {store.num_nodes:,} nodes, "
+          f"{store.num_edges:,} directed edges (avg degree {store.num_edges / store.num_nodes:.1f}), "
+          f"built in {time.perf_counter() - started:.1f}s")
+    print(f"graph store: structure {store.structure_bytes() / 2**20:.1f} MiB = "
+          f"{index_bytes / store.num_edges:.2f} bytes/edge (int32 indices) + {pointer_bytes / store.num_nodes:.2f} "
+          f"bytes/node (int64 indptr) = {store.structure_bytes() / store.num_edges:.2f} bytes per edge all in; "
+          f"features {store.features.numel() * store.features.element_size() / 2**20:.1f} MiB")
+    print(f"workload: fanout {fanout}, batch {options.batch} seeds, GraphSAGE hidden 64 on {options.feature_dim} features")
+
+    devices = [torch.device("cpu")]
+    if torch.cuda.is_available():
+        devices.append(torch.device("cuda"))
+    else:
+        print("CUDA: not available")
+    for device in devices:
+        placed = dataset if device.type == "cpu" else GraphDataset(store.to(device), dataset.labels.to(device))
+        name = "CPU" if device.type == "cpu" else f"CUDA ({torch.cuda.get_device_name(device)})"
+        sampling = measure_sampling(placed.store, fanout, options.batch, options.sampling_batches, device)
+        print(f"{name}: sampling {sampling['edges_per_s'] / 1e6:.2f} M sampled edges/s, "
+              f"{sampling['batches_per_s']:.2f} mini-batches/s ({sampling['edges_per_batch'] / 1e3:.0f}k edges/batch, "
+              f"{options.sampling_batches} batches)")
+        training = measure_training(placed, fanout, options.batch, options.training_batches, device)
+        print(f"{name}: GraphSAGE training {training['seconds_per_batch']:.3f} s/batch -> "
+              f"{training['seconds_per_epoch']:.1f} s/epoch ({training['batches_per_epoch']} batches of {options.batch}; "
+              f"estimated from {options.training_batches} batches)")
+
+
+if __name__ == "__main__":
+    main()
