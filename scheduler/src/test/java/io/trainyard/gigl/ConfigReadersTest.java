@@ -1,0 +1,91 @@
+package io.trainyard.gigl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ConfigReadersTest {
+
+    private static final String COMMON = """
+            sharedResourceConfig:
+              resourceLabels: {cost_resource_group: gnn}
+              commonComputeConfig:
+                project: p
+                region: us-central1
+                tempAssetsBucket: gs://t
+                tempRegionalAssetsBucket: gs://r
+                permAssetsBucket: gs://p
+                gcpServiceAccountEmail: sa@p.iam.gserviceaccount.com
+            """;
+
+    @Test
+    void snakeAndCamelCaseReadTheSameAndYaml11ScalarsAreGiglsTypes() {
+        TaskConfig camel = TaskConfigReader.read("taskConfig", """
+                taskMetadata: {nodeBasedTaskMetadata: {}}
+                featureFlags: {should_run_glt_backend: "True"}
+                sharedConfig: {shouldSkipTraining: yes, trainedModelMetadata: {trainedModelUri: m.pt}}
+                trainerConfig: {command: python -m trainer, trainerArgs: {main_batch_size: 5_000_000}}
+                """);
+        TaskConfig snake = TaskConfigReader.read("taskConfig", """
+                task_metadata: {node_based_task_metadata: {}}
+                feature_flags: {should_run_glt_backend: "true"}
+                shared_config: {should_skip_training: yes, trained_model_metadata: {trained_model_uri: m.pt}}
+                trainer_config: {command: python -m trainer, trainer_args: {main_batch_size: 5_000_000}}
+                """);
+
+        assertThat(snake).isEqualTo(camel);
+        assertThat(camel.taskKind()).isEqualTo(TaskKind.NODE_BASED);
+        assertThat(camel.shouldRunGltBackend()).isTrue();
+        assertThat(camel.shouldSkipTraining()).isTrue();
+        assertThat(camel.trainerArgs()).containsEntry("main_batch_size", "5000000");
+    }
+
+    @Test
+    void theLegacyPathNeedsATrainerClassAndEveryViolationIsReported() {
+        assertThatThrownBy(() -> TaskConfigReader.read("taskConfig", """
+                taskMetadata: {}
+                featureFlags: {should_run_glt_backend: "maybe"}
+                sharedConfig: {trainedModelMetadata: {trainedModelUri: "s3://bucket/model"}}
+                """))
+                .isInstanceOfSatisfying(InvalidConfigException.class, e -> assertThat(e.violations())
+                        .extracting(Violation::field)
+                        .containsExactlyInAnyOrder("taskConfig.taskMetadata", "taskConfig.featureFlags.should_run_glt_backend",
+                                "taskConfig.sharedConfig.trainedModelMetadata.trainedModelUri",
+                                "taskConfig.trainerConfig.trainerClsPath"));
+    }
+
+    @Test
+    void resourceConfigRulesFollowGigl() {
+        ResourceConfig deprecated = ResourceConfigReader.read("resourceConfig", COMMON + """
+                trainer_config:
+                  vertex_ai_trainer_config: {machine_type: n1-standard-16, gpu_type: NVIDIA_TESLA_T4, gpu_limit: 2, num_replicas: 3}
+                """);
+        assertThat(deprecated.trainer()).isInstanceOfSatisfying(TrainerResource.VertexAi.class, vertex -> {
+            assertThat(vertex.gpuLimit()).isEqualTo(2);
+            assertThat(vertex.numReplicas()).isEqualTo(3);
+        });
+
+        assertThatThrownBy(() -> ResourceConfigReader.read("resourceConfig", COMMON + """
+                trainerResourceConfig:
+                  vertexAiTrainerConfig: {machineType: n1-standard-16, gpuType: NVIDIA_TESLA_T4, gpuLimit: 0}
+                """)).isInstanceOfSatisfying(InvalidConfigException.class, e -> assertThat(e.violations())
+                .extracting(Violation::field).containsExactly("resourceConfig.trainerResourceConfig.vertexAiTrainerConfig.gpuLimit"));
+
+        assertThatThrownBy(() -> ResourceConfigReader.read("resourceConfig", COMMON + """
+                trainerResourceConfig:
+                  localTrainerConfig: {numWorkers: 1}
+                  kfpTrainerConfig: {}
+                """)).hasMessageContaining("exactly one trainer resource kind");
+    }
+
+    @Test
+    void unsafeYamlIsRefused() {
+        assertThatThrownBy(() -> SafeYamlParser.parseMapping("taskConfig", "a: !!java.io.File [/etc/passwd]"))
+                .isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> SafeYamlParser.parseMapping("taskConfig", "- just\n- a list\n"))
+                .hasMessageContaining("mapping");
+        assertThatThrownBy(() -> SafeYamlParser.parseMapping("taskConfig", "a: 1\na: 2\n"))
+                .isInstanceOf(InvalidConfigException.class);
+    }
+}
