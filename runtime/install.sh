@@ -11,5 +11,9 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/python" -m pip install --quiet --upgrade pip
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e "$here"
+# setuptools warns on every editable build; show its output only when the install fails.
+if ! log="$("$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e "$here" 2>&1)"; then
+  echo "$log" >&2
+  exit 1
+fi
 echo "trainyard runtime installed in $venv"

@@ -1,5 +1,6 @@
 """Anchor-based link-prediction batches, the retrieval loss and the ranking metrics."""
 
+import pytest
 import torch
 
 from trainyard_runtime.config.trainer_args import TrainerArgs
@@ -8,7 +9,12 @@ from trainyard_runtime.data.splits import SplitFractions
 from trainyard_runtime.loader import AnchorLinkLoader
 from trainyard_runtime.metrics import RankingMetrics
 from trainyard_runtime.models import RetrievalLoss
+from trainyard_runtime.outputs.progress import ProgressReporter
+from trainyard_runtime.outputs.tensorboard import ScalarLog
 from trainyard_runtime.sampler.factory import build_sampler
+from trainyard_runtime.distributed import ProcessContext
+from trainyard_runtime.tasks import LinkPredictionTask
+from trainyard_runtime.training_loop import TrainingLoop
 
 
 def make_dataset(tmp_path):
@@ -69,3 +75,19 @@ def test_ranking_metrics_count_ties_as_half():
     # ranks: 1 (the 9.0 is masked), 3, 1.5 (one tie)
     assert abs(result["mrr"] - (1 + 1 / 3 + 1 / 1.5) / 3) < 1e-12
     assert result["hits@1"] == 1 / 3 and result["hits@2"] == 2 / 3 and result["num_queries"] == 3
+
+
+@pytest.mark.parametrize("sampler", ["weighted", "layerwise", "random_walk"])
+def test_every_sampler_trains_link_prediction(sampler):
+    data_args = {"source": "planted_partition", "num_nodes": "1024", "num_communities": "64", "avg_degree": "12",
+                 "intra_fraction": "0.95", "feature_dim": "16", "feature_noise": "2.5", "seed": "2"}
+    dataset = build_dataset(data_args, SplitFractions(), "link_prediction", None, with_edge_weights=sampler == "weighted")
+    args = TrainerArgs.parse({"sampler": sampler, "num_neighbors": "[8, 8]", "main_batch_size": "64",
+                              "random_batch_size": "64", "hid_dim": "32", "out_dim": "32", "learning_rate": "0.01",
+                              "num_max_train_batches": "80", "val_every_n_batch": "1000", "log_every_n_batch": "1000"})
+    torch.manual_seed(0)
+    task = LinkPredictionTask(dataset, args, ProcessContext(0, 1, 0, 1, torch.device("cpu")))
+    before = task.evaluate(task.model, "val", None)["mrr"]
+    TrainingLoop(task, args, task.context, ScalarLog(None), ProgressReporter(1, False)).run()
+    after = task.evaluate(task.model, "val", None)["mrr"]
+    assert after >= 0.4 and after > before + 0.1
