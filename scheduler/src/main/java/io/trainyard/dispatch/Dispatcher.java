@@ -18,6 +18,7 @@ import io.trainyard.job.JobStateChanged;
 import io.trainyard.job.JobTransitions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -27,10 +28,12 @@ import org.springframework.transaction.event.TransactionalEventListener;
 /**
  * Moves queued jobs onto backends. Jobs are claimed inside a transaction with {@code FOR UPDATE SKIP
  * LOCKED}, so several servers sharing one database each claim different jobs; the claim and the move to
- * STARTING commit together, and only then is the run launched. The loop runs when woken by a local change
+ * STARTING commit together, and only then is the run launched. A replica started with
+ * {@code trainyard.dispatcher.enabled=false} serves the API only and runs no jobs. The loop runs when woken by a local change
  * and otherwise every {@code dispatchPollInterval}, to pick up work submitted through other replicas.
  */
 @Component
+@ConditionalOnProperty(name = "trainyard.dispatcher.enabled", matchIfMissing = true)
 public class Dispatcher implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);

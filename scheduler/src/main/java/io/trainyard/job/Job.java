@@ -108,8 +108,9 @@ public class Job {
     @Column(name = "updated_at", nullable = false)
     private Instant updatedAt;
 
+    /** Null until first stored, which tells Spring Data to insert without first looking the id up. */
     @Version
-    private long version;
+    private Long version;
 
     protected Job() {
     }

@@ -1,0 +1,170 @@
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Measures a running Trainyard server over loopback HTTP; run by bench/server/run.sh, which starts the
+ * servers. Java's source launcher runs it as is: {@code java ServerBench.java <phase> <base-url>}.
+ * Phases: submit (16 concurrent clients against an API-only replica), dispatch (submit-to-process-start
+ * latency of no-op jobs, one at a time), logs (a job printing 1,000,000 lines, followed over SSE).
+ */
+public class ServerBench {
+
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final Pattern ID = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"");
+    static final Pattern STATE = Pattern.compile("\"state\":\"([A-Z]+)\"");
+    static final Pattern CREATED = Pattern.compile("\"createdAt\":\"([^\"]+)\"");
+    static final Pattern STARTED = Pattern.compile("\"startedAt\":\"([^\"]+)\"");
+    static final Pattern TIME = Pattern.compile("\"time\":\"([^\"]+)\"");
+    static final String RESOURCE = """
+            sharedResourceConfig:
+              commonComputeConfig: {project: bench, region: us-central1, tempAssetsBucket: gs://t, tempRegionalAssetsBucket: gs://r, permAssetsBucket: gs://p, gcpServiceAccountEmail: sa@bench.iam.gserviceaccount.com}
+            trainerResourceConfig:
+              localTrainerConfig: {numWorkers: 1}
+            """;
+
+    public static void main(String[] args) throws Exception {
+        String base = args[1];
+        switch (args[0]) {
+            case "submit" -> submissions(base, 16, Integer.parseInt(args.length > 2 ? args[2] : "5000"));
+            case "dispatch" -> dispatchLatency(base, Integer.parseInt(args.length > 2 ? args[2] : "200"));
+            case "logs" -> logThroughput(base, Integer.parseInt(args.length > 2 ? args[2] : "1000000"));
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    static String body(String name, String command) {
+        String task = """
+                taskMetadata: {nodeBasedTaskMetadata: {}}
+                featureFlags: {should_run_glt_backend: "True"}
+                sharedConfig: {trainedModelMetadata: {trainedModelUri: outputs/model.pt}}
+                trainerConfig: {command: '%s'}
+                """.formatted(command.replace("'", "''"));
+        return "{\"jobName\":\"" + name + "\",\"taskConfig\":" + quote(task) + ",\"resourceConfig\":" + quote(RESOURCE) + "}";
+    }
+
+    static String quote(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+    }
+
+    static HttpResponse<String> post(String url, String json) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static String get(String url) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    static String find(Pattern pattern, String text) {
+        Matcher matcher = pattern.matcher(text);
+        return matcher.find() ? matcher.group(1) : null;
+    }
+
+    static void submissions(String base, int clients, int total) throws Exception {
+        String json = body("bench_submit", "true");
+        // Warm-up: the JIT and the connection pools.
+        for (int i = 0; i < 300; i++) {
+            post(base + "/jobs", json);
+        }
+        AtomicInteger remaining = new AtomicInteger(total);
+        AtomicInteger failures = new AtomicInteger();
+        List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        long start = System.nanoTime();
+        List<Future<?>> done = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            done.add(pool.submit(() -> {
+                while (remaining.getAndDecrement() > 0) {
+                    long t = System.nanoTime();
+                    try {
+                        if (post(base + "/jobs", json).statusCode() != 201) {
+                            failures.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        failures.incrementAndGet();
+                    }
+                    latencies.add(System.nanoTime() - t);
+                }
+                return null;
+            }));
+        }
+        for (Future<?> future : done) {
+            future.get();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        pool.shutdown();
+        System.out.printf("submissions: %d by %d concurrent clients in %.2f s = %.0f submissions/s (failures: %d, latency p50 %.1f ms, p99 %.1f ms)%n",
+                total, clients, seconds, total / seconds, failures.get(), percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6);
+    }
+
+    static void dispatchLatency(String base, int jobs) throws Exception {
+        List<Long> latencies = new ArrayList<>();
+        for (int i = 0; i < jobs + 20; i++) {
+            String id = find(ID, post(base + "/jobs", body("bench_dispatch", "true")).body());
+            String job = get(base + "/jobs/" + id);
+            while (!List.of("SUCCEEDED", "FAILED", "CANCELLED").contains(find(STATE, job))) {
+                Thread.sleep(5);
+                job = get(base + "/jobs/" + id);
+            }
+            if (i >= 20) { // the first jobs warm up the JIT
+                latencies.add(Duration.between(Instant.parse(find(CREATED, job)), Instant.parse(find(STARTED, job))).toNanos());
+            }
+        }
+        System.out.printf("dispatch: submit-to-process-start latency over %d no-op jobs: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                jobs, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
+    }
+
+    static void logThroughput(String base, int lines) throws Exception {
+        String command = "python3 -c 'import sys; sys.stdout.writelines(\"line %d of the log\\n\" % i for i in range(" + lines + "))'";
+        long submitted = System.nanoTime();
+        String id = find(ID, post(base + "/jobs", body("bench_logs", command)).body());
+        HttpResponse<java.util.stream.Stream<String>> stream = HTTP.send(
+                HttpRequest.newBuilder(URI.create(base + "/jobs/" + id + "/logs/stream")).GET().build(),
+                HttpResponse.BodyHandlers.ofLines());
+        List<Long> lagsMicros = new ArrayList<>(lines);
+        long received = 0;
+        long firstAt = 0;
+        String end = null;
+        boolean endEvent = false;
+        for (String line : (Iterable<String>) stream.body()::iterator) {
+            if (line.equals("event: end")) {
+                endEvent = true;
+            } else if (line.startsWith("data: ") && endEvent) {
+                end = line.substring(6);
+                break;
+            } else if (line.startsWith("data: ")) {
+                Instant time = Instant.parse(find(TIME, line));
+                Instant now = Instant.now();
+                lagsMicros.add(Duration.between(time, now).toNanos() / 1000);
+                if (received++ == 0) {
+                    firstAt = System.nanoTime();
+                }
+            }
+        }
+        long finished = System.nanoTime();
+        System.out.printf("logs: %d lines followed over SSE; end event: %s%n", received, end);
+        System.out.printf("logs: %.0f lines/s end to end (submit to end event %.2f s), %.0f lines/s while streaming; follower lag p50 %.1f ms, p99 %.1f ms%n",
+                received / ((finished - submitted) / 1e9), (finished - submitted) / 1e9,
+                received / ((finished - firstAt) / 1e9), percentile(lagsMicros, 50) / 1e3, percentile(lagsMicros, 99) / 1e3);
+    }
+
+    static double percentile(List<Long> values, int p) {
+        List<Long> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(index, sorted.size() - 1)));
+    }
+}

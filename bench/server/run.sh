@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Server benchmarks (issue 2's targets), all over loopback on this machine:
+#   submissions/s with 16 concurrent clients (against an API-only replica, so dispatch does not compete),
+#   submit-to-process-start latency p50/p99 of no-op jobs, and log lines/s end to end for a job printing
+#   1,000,000 lines with the SSE follower's lag.
+# Usage: bench/server/run.sh [submissions] [dispatch-jobs] [log-lines]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/select-jdk.sh
+submissions="${1:-5000}"; dispatch_jobs="${2:-200}"; log_lines="${3:-1000000}"
+work="$(mktemp -d)"
+[ -f api/target/trainyard-server.jar ] || mvn -B -q --no-transfer-progress -DskipTests package
+
+start_server() { # port, extra args...
+  local port=$1; shift
+  "$JAVA_HOME/bin/java" -Xmx1g -jar api/target/trainyard-server.jar --server.port="$port" \
+    --trainyard.data-dir="$work/data" --logging.level.root=WARN "$@" > "$work/server-$port.log" 2>&1 &
+  echo $! > "$work/server-$port.pid"
+  for _ in $(seq 1 120); do curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null && return; sleep 1; done
+  cat "$work/server-$port.log" >&2; return 1
+}
+stop_server() { kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true; }
+trap 'for f in "$work"/server-*.pid; do kill "$(cat "$f")" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+
+echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
+start_server 18181 --trainyard.dispatcher.enabled=false
+"$JAVA_HOME/bin/java" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions"
+stop_server 18181
+rm -rf "$work/data"
+start_server 18182
+"$JAVA_HOME/bin/java" bench/server/ServerBench.java dispatch http://127.0.0.1:18182 "$dispatch_jobs"
+"$JAVA_HOME/bin/java" bench/server/ServerBench.java logs http://127.0.0.1:18182 "$log_lines"
+stop_server 18182
