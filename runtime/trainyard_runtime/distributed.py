@@ -47,9 +47,6 @@ class ProcessContext:
         dist.all_reduce(on_device, op=dist.ReduceOp.SUM)
         return on_device.cpu()
 
-    def all_reduce_mean(self, value: float) -> float:
-        return float(self.all_reduce_sum(torch.tensor([value], dtype=torch.float64))[0]) / self.world_size
-
 
 def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Iterator
 
 import torch
 from torch_geometric.data import Data
@@ -56,6 +56,3 @@ class NodeBatchLoader:
     def __iter__(self) -> Iterator[Data]:
         for seeds in self.seed_batches:
             yield to_data(self.dataset, self.sampler.sample(seeds), self.device)
-
-    def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> Data:
-        return to_data(self.dataset, self.sampler.sample(seeds, exclude_edges), self.device)
