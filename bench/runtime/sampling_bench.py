@@ -15,6 +15,7 @@ import time
 
 import torch
 
+from trainyard_runtime.allocator import retain_freed_memory
 from trainyard_runtime.data.edge_lists import both_directions
 from trainyard_runtime.data.generators import rmat
 from trainyard_runtime.data.graph_store import GraphStore
@@ -32,13 +33,14 @@ def synchronize(device: torch.device) -> None:
 def measure_sampling(store: GraphStore, fanout: list[int], batch: int, batches: int, device: torch.device) -> dict:
     sampler = NeighborSampler(store, fanout, seed=1)
     generator = torch.Generator().manual_seed(2)
-    seed_batches = [torch.randint(store.num_nodes, (batch,), generator=generator).unique() for _ in range(batches + 2)]
-    for seeds in seed_batches[:2]:  # warm-up: allocator, kernels
+    warm_up = 5  # allocator pools, page faults, CUDA kernels
+    seed_batches = [torch.randint(store.num_nodes, (batch,), generator=generator).unique() for _ in range(batches + warm_up)]
+    for seeds in seed_batches[:warm_up]:
         sampler.sample(seeds)
     synchronize(device)
     started = time.perf_counter()
     edges = 0
-    for seeds in seed_batches[2:]:
+    for seeds in seed_batches[warm_up:]:
         edges += sampler.sample(seeds).num_edges
     synchronize(device)
     elapsed = time.perf_counter() - started
@@ -59,10 +61,12 @@ def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batch
         loss.backward()
         optimizer.step()
 
-    step(order[:batch])  # warm-up
+    warm_up = 3
+    for i in range(warm_up):
+        step(order[i * batch : (i + 1) * batch])
     synchronize(device)
     started = time.perf_counter()
-    for i in range(1, batches + 1):
+    for i in range(warm_up, warm_up + batches):
         step(order[i * batch : (i + 1) * batch])
     synchronize(device)
     per_batch = (time.perf_counter() - started) / batches
@@ -82,6 +86,7 @@ def main() -> None:
     parser.add_argument("--training-batches", type=int, default=10, help="timed training batches per device")
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (default: torch's choice)")
     options = parser.parse_args()
+    retain_freed_memory()  # as the trainer does
     if options.threads:
         torch.set_num_threads(options.threads)
     fanout = [int(k) for k in options.fanout.split(",")]

@@ -14,6 +14,7 @@ from typing import Optional
 
 import torch
 
+from trainyard_runtime.allocator import retain_freed_memory
 from trainyard_runtime.config.command_line import CommandLine, parse_command_line
 from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.config.task_config import TaskConfig, load_resource_config
@@ -66,6 +67,7 @@ class TrainingJob:
         )
 
     def run(self) -> None:
+        retain_freed_memory()
         torch.manual_seed(self.args.seed)
         context = join_process_group(self.command_line.use_cuda)
         try:

@@ -61,7 +61,7 @@ class HopSampler(ABC):
             )
         ids = self._ids
         try:
-            seed_local = ids.add(seeds)
+            seed_local = ids.add(seeds, keep_order=True)
             batch_size = ids.count
             frontier, frontier_start = ids.nodes(), 0
             sources, targets, weights = [], [], []

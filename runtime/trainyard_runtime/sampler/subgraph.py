@@ -59,12 +59,16 @@ class LocalIdTable:
         self._chunks: list[torch.Tensor] = []
         self.count = 0
 
-    def add(self, ids: torch.Tensor) -> torch.Tensor:
-        """Returns the local id of every entry of ``ids``, giving unseen ids the next local ids."""
+    def add(self, ids: torch.Tensor, keep_order: bool = False) -> torch.Tensor:
+        """Returns the local id of every entry of ``ids``, giving unseen ids the next local ids.
+
+        With ``keep_order`` new ids are numbered in order of first occurrence (seeds must come first, as given);
+        otherwise in an arbitrary order, found in O(n) without sorting.
+        """
         local = self._table[ids].long()
         unseen = ids[local < 0]
         if unseen.numel():
-            fresh = unique_in_order(unseen)
+            fresh = unique_in_order(unseen) if keep_order else self._distinct(unseen)
             self._table[fresh] = torch.arange(
                 self.count, self.count + fresh.numel(), dtype=self._table.dtype, device=ids.device
             )
@@ -72,6 +76,14 @@ class LocalIdTable:
             self.count += fresh.numel()
             local = self._table[ids].long()
         return local
+
+    def _distinct(self, unseen: torch.Tensor) -> torch.Tensor:
+        """Distinct values of ``unseen`` (all absent from the table) via the table itself: every occurrence
+        writes a claim ``-(position + 2)`` into its slot, exactly one claim per slot survives, and the
+        occurrences that read back their own claim are one per distinct id. Works alike on CPU and GPU."""
+        claims = -2 - torch.arange(unseen.numel(), dtype=self._table.dtype, device=unseen.device)
+        self._table[unseen] = claims
+        return unseen[self._table[unseen] == claims]
 
     def nodes(self) -> torch.Tensor:
         if not self._chunks:
