@@ -32,7 +32,7 @@ def _one_step(rank: int, port: int, folder: str) -> None:
         task = LinkPredictionTask(dataset, args, context)
         initial = {k: v.clone() for k, v in task.model.state_dict().items()}
         batch = next(iter(task.training_batches()))
-        torch.save({"initial": initial, "anchors": batch[0].node[: batch[0].batch_size]}, f"{folder}/batch{rank}.pt")
+        torch.save({"initial": initial, "anchors": batch.node[: batch.batch_size]}, f"{folder}/batch{rank}.pt")
         TrainingLoop(task, args, context, ScalarLog(None), ProgressReporter(1, False)).run()
         torch.save(task.model.state_dict(), f"{folder}/rank{rank}.pt")
     finally:

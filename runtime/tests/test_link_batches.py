@@ -91,3 +91,14 @@ def test_every_sampler_trains_link_prediction(sampler):
     TrainingLoop(task, args, task.context, ScalarLog(None), ProgressReporter(1, False)).run()
     after = task.evaluate(task.model, "val", None)["mrr"]
     assert after >= 0.4 and after > before + 0.1
+
+
+def test_random_negatives_ride_along_in_the_same_subgraph(tmp_path):
+    dataset = make_dataset(tmp_path)
+    store = dataset.store
+    args = TrainerArgs.parse({"num_neighbors": "[5, 5]"})
+    loader = AnchorLinkLoader(dataset, build_sampler(args, store, 0), store, 32, 2, True, torch.device("cpu"))
+    negatives = torch.tensor([5, 17, 42, 99, 300])
+    batch = loader.batch(torch.arange(100, 132), negatives)
+    assert torch.equal(batch.node[batch.random_negative], negatives)
+    assert torch.equal(batch.node[: batch.batch_size], torch.arange(100, 132))

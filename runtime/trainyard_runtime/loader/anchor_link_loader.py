@@ -1,8 +1,8 @@
-"""Anchor-based link-prediction batches, like GiGL's ``DistABLPLoader``."""
+"""Anchor-based link-prediction batches, like GiGL's ``DistABLPLoader`` with its random negative loader."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 import torch
 from torch_geometric.data import Data
@@ -20,14 +20,20 @@ def label_graph(edges: torch.Tensor, num_nodes: int) -> GraphStore:
     return GraphStore.from_edge_index(edges, num_nodes, torch.empty(num_nodes, 0))
 
 
-class AnchorLinkLoader:
-    """Batches of anchor nodes with their positive label edges.
+def random_nodes(num_nodes: int, batch_size: int, seed: int) -> SeedBatches:
+    """GiGL's random negative loader: every node, reshuffled each pass, forever, in full batches."""
+    return SeedBatches(torch.arange(num_nodes), min(batch_size, num_nodes), True, True, seed, drop_last=True)
 
-    Each batch samples the neighbourhoods of the anchors and their positives together: the first
-    ``batch_size`` nodes are the anchors, and ``y_positive`` is a ``[2, E]`` tensor of local (anchor,
-    positive) indices. Up to ``max_positives_per_anchor`` positives are drawn per anchor without replacement
-    (-1: all). When the labels are edges of the message-passing graph (training), the batch's label edges are
-    removed from message passing, so the model never sees the edge it is asked to predict.
+
+class AnchorLinkLoader:
+    """Batches of anchor nodes with their positive label edges, and random negative nodes.
+
+    The first ``batch_size`` nodes are the anchors; ``y_positive`` is a ``[2, E]`` tensor of local (anchor,
+    positive) indices, up to ``max_positives_per_anchor`` positives per anchor drawn without replacement (-1:
+    all); ``random_negative`` holds the local indices of the next batch from ``negatives``. Anchors, positives
+    and negatives are sampled as one subgraph, so shared neighbourhoods are computed once. When the labels are
+    edges of the message-passing graph (training), the batch's label edges are removed from message passing:
+    the model never sees the edge it is asked to predict.
     """
 
     def __init__(
@@ -39,6 +45,7 @@ class AnchorLinkLoader:
         max_positives_per_anchor: int,
         remove_labels_from_message_passing: bool,
         device: torch.device,
+        negatives: Optional[SeedBatches] = None,
         shard: tuple[int, int] = (0, 1),
         shuffle: bool = True,
         infinite: bool = False,
@@ -47,6 +54,7 @@ class AnchorLinkLoader:
         self.dataset = dataset
         self.sampler = sampler
         self.device = device
+        self.negatives = negatives
         self.remove_labels = remove_labels_from_message_passing
         anchors = torch.nonzero(labels.indptr.diff() > 0).flatten().cpu()  # seed order is drawn on the CPU
         rank, world_size = shard
@@ -59,17 +67,24 @@ class AnchorLinkLoader:
         return len(self.seed_batches)
 
     def __iter__(self) -> Iterator[Data]:
+        negatives = iter(self.negatives) if self.negatives is not None else None
         for anchors in self.seed_batches:
-            yield self.batch(anchors)
+            yield self.batch(anchors, next(negatives) if negatives is not None else None)
 
-    def batch(self, anchors: torch.Tensor) -> Data:
-        anchors = anchors.to(self.sampler.device)
+    def batch(self, anchors: torch.Tensor, negatives: Optional[torch.Tensor] = None) -> Data:
+        device = self.sampler.device
+        anchors = anchors.to(device)
+        negatives = torch.empty(0, dtype=torch.int64, device=device) if negatives is None else negatives.to(device)
         positives, anchor_row, _ = self.positive_sampler.sample_hop(anchors, 0)
         label_edges = torch.stack([anchors[anchor_row], positives])
         subgraph = self.sampler.sample(
-            torch.cat([anchors, positives]), exclude_edges=label_edges if self.remove_labels else None
+            torch.cat([anchors, positives, negatives]),
+            exclude_edges=label_edges if self.remove_labels else None,
         )
         data = to_data(self.dataset, subgraph, self.device)
         data.batch_size = anchors.numel()
-        data.y_positive = torch.stack([anchor_row, subgraph.seed_local[anchors.numel() :]]).to(self.device)
+        seed_local = subgraph.seed_local.to(self.device)
+        labelled = anchors.numel() + positives.numel()
+        data.y_positive = torch.stack([anchor_row.to(self.device), seed_local[anchors.numel() : labelled]])
+        data.random_negative = seed_local[labelled:]
         return data

@@ -16,8 +16,10 @@ class LinkPredictionModel(nn.Module):
         self.l2_normalize = l2_normalize
 
     def forward(self, data: Data) -> torch.Tensor:
-        """Embeddings of every node of the batch (local order)."""
-        embeddings = self.encoder(data.x, data.edge_index, data.edge_weight)
+        """Embeddings of the batch's seed nodes and (partially computed) first-hop nodes, in local order."""
+        embeddings = self.encoder(
+            data.x, data.edge_index, data.edge_weight, data.get("num_sampled_nodes"), data.get("num_sampled_edges")
+        )
         return nn.functional.normalize(embeddings, dim=-1) if self.l2_normalize else embeddings
 
     @staticmethod

@@ -17,5 +17,7 @@ class NodeClassifier(nn.Module):
 
     def forward(self, data: Data) -> torch.Tensor:
         """Class logits of the batch's seed nodes (the first ``batch_size`` nodes)."""
-        embeddings = self.encoder(data.x, data.edge_index, data.edge_weight)[: data.batch_size]
+        embeddings = self.encoder(
+            data.x, data.edge_index, data.edge_weight, data.get("num_sampled_nodes"), data.get("num_sampled_edges")
+        )[: data.batch_size]
         return self.head(torch.relu(embeddings))

@@ -11,23 +11,11 @@ from torch_geometric.data import Data
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.distributed import ProcessContext
-from trainyard_runtime.loader import AnchorLinkLoader, NodeBatchLoader
-from trainyard_runtime.loader.anchor_link_loader import label_graph
+from trainyard_runtime.loader import AnchorLinkLoader
+from trainyard_runtime.loader.anchor_link_loader import label_graph, random_nodes
 from trainyard_runtime.metrics import RankingMetrics
 from trainyard_runtime.models import GraphSAGE, LinkPredictionModel, RetrievalLoss
 from trainyard_runtime.sampler.factory import build_sampler
-
-
-def _joint_forward(model: nn.Module, main: Data, negatives: Data) -> tuple[torch.Tensor, torch.Tensor]:
-    """One forward pass over both subgraphs side by side (disjoint union): one DDP forward per step, and one
-    large matrix product instead of two small ones. Returns (main embeddings, negative seed embeddings)."""
-    joint = Data(
-        x=torch.cat([main.x, negatives.x]),
-        edge_index=torch.cat([main.edge_index, negatives.edge_index + main.num_nodes], dim=1),
-        edge_weight=torch.cat([main.edge_weight, negatives.edge_weight]),
-    )
-    embeddings = model(joint)
-    return embeddings[: main.num_nodes], embeddings[main.num_nodes : main.num_nodes + negatives.batch_size]
 
 
 class LinkPredictionTask:
@@ -46,36 +34,31 @@ class LinkPredictionTask:
         # Training labels are message-passing edges, so each batch removes its own from message passing.
         self.train_loader = AnchorLinkLoader(
             dataset, build_sampler(args, store, seed), store, args.main_batch_size, args.max_positives_per_anchor,
-            remove_labels_from_message_passing=True, device=context.device, shard=self.shard, shuffle=True,
-            infinite=True, seed=seed,
+            remove_labels_from_message_passing=True, device=context.device,
+            negatives=random_nodes(store.num_nodes, args.random_batch_size, seed + 1),
+            shard=self.shard, shuffle=True, infinite=True, seed=seed,
         )
-        self.negative_loader = self._random_nodes(args.random_batch_size, seed + 1)
 
     @property
     def seeds_per_epoch(self) -> int:
         return max(self.train_loader.anchors.numel(), 1)
 
-    def _random_nodes(self, batch_size: int, seed: int) -> NodeBatchLoader:
-        """GiGL's random negative loader: all nodes, shuffled, forever."""
-        store = self.dataset.store
-        nodes = torch.arange(store.num_nodes)
-        return NodeBatchLoader(
-            self.dataset, build_sampler(self.args, store, seed), nodes, min(batch_size, store.num_nodes),
-            self.context.device, shuffle=True, infinite=True, seed=seed,
-        )
+    def training_batches(self) -> Iterator[Data]:
+        return iter(self.train_loader)
 
-    def training_batches(self) -> Iterator[tuple[Data, Data]]:
-        return zip(self.train_loader, self.negative_loader)
+    def _scores(self, model: nn.Module, batch: Data) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Scores of each positive pair's anchor against [its batch's positives, random negatives], with the
+        candidates' and queries' global ids."""
+        embeddings = model(batch)
+        query_local, positive_local = batch.y_positive
+        candidates = torch.cat([embeddings[positive_local], embeddings[batch.random_negative]])
+        scores = LinkPredictionModel.decode(embeddings[query_local], candidates)
+        candidate_ids = torch.cat([batch.node[positive_local], batch.node[batch.random_negative]])
+        return scores, candidate_ids, batch.node[query_local]
 
-    def loss(self, model: nn.Module, batch: tuple[Data, Data]) -> tuple[torch.Tensor, int]:
-        main, negatives = batch
-        main_embeddings, negative_embeddings = _joint_forward(model, main, negatives)
-        query_local, positive_local = main.y_positive
-        candidates = torch.cat([main_embeddings[positive_local], negative_embeddings])
-        scores = LinkPredictionModel.decode(main_embeddings[query_local], candidates)
-        candidate_ids = torch.cat([main.node[positive_local], negatives.node[: negatives.batch_size]])
-        loss = self.loss_fn(scores, candidate_ids, main.node[query_local])
-        return loss, main.num_edges + negatives.num_edges
+    def loss(self, model: nn.Module, batch: Data) -> tuple[torch.Tensor, int]:
+        scores, candidate_ids, query_ids = self._scores(model, batch)
+        return self.loss_fn(scores, candidate_ids, query_ids), batch.num_edges
 
     @torch.no_grad()
     def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
@@ -86,29 +69,25 @@ class LinkPredictionTask:
         loader = AnchorLinkLoader(
             self.dataset, build_sampler(args, store, seed), label_graph(edges, store.num_nodes), args.main_batch_size,
             max_positives_per_anchor=-1, remove_labels_from_message_passing=False, device=self.context.device,
+            negatives=random_nodes(store.num_nodes, args.num_eval_negatives, seed + 1),
             shard=self.shard, shuffle=max_batches is not None, infinite=False, seed=seed,
         )
-        negatives = iter(self._random_nodes(args.num_eval_negatives, seed + 1))
         ranking, loss_sum, batches = RankingMetrics(), 0.0, 0
         was_training = model.training
         model.eval()
-        for main in loader:
+        for batch in loader:
             if max_batches is not None and batches >= max_batches:
                 break
-            negative = next(negatives)
-            main_embeddings, negative_embeddings = _joint_forward(model, main, negative)
-            query_local, positive_local = main.y_positive
-            query = main_embeddings[query_local]
-            query_ids, positive_ids = main.node[query_local], main.node[positive_local]
-            negative_ids = negative.node[: negative.batch_size]
+            scores, candidate_ids, query_ids = self._scores(model, batch)
+            num_positives = query_ids.numel()
+            positive_ids, negative_ids = candidate_ids[:num_positives], candidate_ids[num_positives:]
             # A sampled negative that is the anchor itself or one of its held-out positives is no negative.
             pair_keys = query_ids.unsqueeze(1) * store.num_nodes + negative_ids.unsqueeze(0)
             valid = (negative_ids.unsqueeze(0) != query_ids.unsqueeze(1)) & ~torch.isin(
                 pair_keys, query_ids * store.num_nodes + positive_ids
             )
-            ranking.update((query * main_embeddings[positive_local]).sum(-1), query @ negative_embeddings.T, valid)
-            scores = query @ torch.cat([main_embeddings[positive_local], negative_embeddings]).T
-            loss_sum += self.loss_fn(scores, torch.cat([positive_ids, negative_ids]), query_ids).item()
+            ranking.update(scores.diagonal(), scores[:, num_positives:], valid)
+            loss_sum += self.loss_fn(scores, candidate_ids, query_ids).item()
             batches += 1
         model.train(was_training)
         metrics = ranking.compute(self.context.all_reduce_sum)
