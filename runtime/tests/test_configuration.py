@@ -76,3 +76,18 @@ def test_the_trainer_fails_fast_with_a_message_naming_the_problem(tmp_path, extr
     assert result.returncode == 2, result.stderr
     assert message in result.stderr
     assert not (tmp_path / "outputs").exists()
+
+
+@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="needs a machine without CUDA")
+def test_use_cuda_without_a_gpu_is_a_clear_error(tmp_path):
+    config = task_config("node_classification", {"source": "planted_partition", "num_nodes": 100}, {})
+    result = Job(tmp_path, config).run("--use_cuda", timeout=120)
+    assert result.returncode == 2
+    assert "no CUDA device is visible" in result.stderr
+
+
+def test_link_based_tasks_are_refused_by_name():
+    config = normalise_keys(task_config("link_prediction", {}, {}))
+    config["task_metadata"] = {"link_based_task_metadata": {"supervision_edge_types": []}}
+    with pytest.raises(ConfigError, match="linkBasedTaskMetadata"):
+        TaskConfig.from_dict(config)
