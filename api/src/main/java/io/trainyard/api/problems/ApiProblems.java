@@ -40,22 +40,22 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(JobNotFoundException.class)
     ProblemDetail notFound(JobNotFoundException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
-        problem.setTitle("No such job");
-        return problem;
+        return problem(HttpStatus.NOT_FOUND, "No such job", e.getMessage());
     }
 
     @ExceptionHandler(JobConflictException.class)
     ProblemDetail conflict(JobConflictException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
-        problem.setTitle("Conflict");
-        return problem;
+        return problem(HttpStatus.CONFLICT, "Conflict", e.getMessage());
     }
 
     @ExceptionHandler(RequestTooLargeException.class)
     ProblemDetail tooLarge(RequestTooLargeException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE, e.getMessage());
-        problem.setTitle("Request body too large");
+        return problem(HttpStatus.CONTENT_TOO_LARGE, "Request body too large", e.getMessage());
+    }
+
+    private static ProblemDetail problem(HttpStatus status, String title, String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setTitle(title);
         return problem;
     }
 
