@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  */
 public class ServerBench {
 
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
     static final Pattern ID = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"");
     static final Pattern STATE = Pattern.compile("\"state\":\"([A-Z]+)\"");
     static final Pattern CREATED = Pattern.compile("\"createdAt\":\"([^\"]+)\"");
@@ -38,7 +39,7 @@ public class ServerBench {
     public static void main(String[] args) throws Exception {
         String base = args[1];
         switch (args[0]) {
-            case "submit" -> submissions(base, 16, Integer.parseInt(args.length > 2 ? args[2] : "5000"));
+            case "submit" -> submissions(base, 16, Integer.parseInt(args.length > 2 ? args[2] : "10000"));
             case "dispatch" -> dispatchLatency(base, Integer.parseInt(args.length > 2 ? args[2] : "200"));
             case "logs" -> logThroughput(base, Integer.parseInt(args.length > 2 ? args[2] : "1000000"));
             default -> throw new IllegalArgumentException(args[0]);
@@ -75,10 +76,16 @@ public class ServerBench {
 
     static void submissions(String base, int clients, int total) throws Exception {
         String json = body("bench_submit", "true");
-        // Warm-up: the JIT and the connection pools.
-        for (int i = 0; i < 300; i++) {
-            post(base + "/jobs", json);
+        // Warm-up of both JVMs' JIT compilers and the connection pools, from as many clients as measured.
+        ExecutorService warmUp = Executors.newFixedThreadPool(clients);
+        List<Future<?>> warming = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            warming.add(warmUp.submit(() -> post(base + "/jobs", json)));
         }
+        for (Future<?> future : warming) {
+            future.get();
+        }
+        warmUp.shutdown();
         AtomicInteger remaining = new AtomicInteger(total);
         AtomicInteger failures = new AtomicInteger();
         List<Long> latencies = Collections.synchronizedList(new ArrayList<>());

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/select-jdk.sh
-submissions="${1:-5000}"; dispatch_jobs="${2:-200}"; log_lines="${3:-1000000}"
+submissions="${1:-10000}"; dispatch_jobs="${2:-200}"; log_lines="${3:-1000000}"
 work="$(mktemp -d)"
 [ -f api/target/trainyard-server.jar ] || mvn -B -q --no-transfer-progress -DskipTests package
 

@@ -39,10 +39,16 @@ public class Job {
 
     private int priority;
 
-    @Convert(converter = LabelsConverter.class)
+    @Convert(converter = StringMapConverter.class)
     @ColumnTransformer(write = "?::jsonb")
     @Column(columnDefinition = "jsonb")
     private Map<String, String> labels;
+
+    /** Where the outputs land, by trainedModelMetadata field, as the backend resolved them at submission. */
+    @Convert(converter = StringMapConverter.class)
+    @ColumnTransformer(write = "?::jsonb")
+    @Column(columnDefinition = "jsonb")
+    private Map<String, String> outputs;
 
     @Column(name = "task_config", nullable = false)
     private String taskConfig;
@@ -116,7 +122,8 @@ public class Job {
     }
 
     /** A new job in {@link JobState#QUEUED}; the caller appends {@link #queuedEvent()}. */
-    public Job(UUID id, JobSpec spec, String idempotencyKey, String requestHash, Instant submittedAt) {
+    public Job(UUID id, JobSpec spec, Map<String, String> outputs, String idempotencyKey, String requestHash,
+            Instant submittedAt) {
         // PostgreSQL keeps microseconds; list cursors compare against the stored value.
         Instant now = submittedAt.truncatedTo(ChronoUnit.MICROS);
         this.id = id;
@@ -125,6 +132,7 @@ public class Job {
         this.backend = spec.backend();
         this.priority = spec.priority();
         this.labels = spec.labels();
+        this.outputs = outputs;
         this.taskConfig = spec.taskConfigYaml();
         this.resourceConfig = spec.resourceConfigYaml();
         this.taskConfigSource = spec.taskConfigSource();
@@ -221,6 +229,10 @@ public class Job {
 
     public Map<String, String> getLabels() {
         return labels;
+    }
+
+    public Map<String, String> getOutputs() {
+        return outputs;
     }
 
     public String getTaskConfig() {

@@ -25,7 +25,6 @@ import io.trainyard.gigl.TrainerResource;
 import io.trainyard.gigl.Violation;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Submission, cancel and retry of jobs. A submission is fully validated (request fields, both configs,
@@ -40,7 +39,6 @@ public class JobService {
     private static final int MAX_LABELS = 64;
     private static final int MAX_PRIORITY = 1000;
     private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final JobRepository jobs;
     private final JobTransitions transitions;
@@ -71,7 +69,7 @@ public class JobService {
         }
         UUID id = UUID.randomUUID();
         Validated validated = validate(id, submission);
-        Job job = new Job(id, validated.spec(), idempotencyKey, requestHash, clock.instant());
+        Job job = new Job(id, validated.spec(), validated.outputs(), idempotencyKey, requestHash, clock.instant());
         try {
             return new Submitted(transitions.create(job), true);
         } catch (DataIntegrityViolationException e) {
@@ -109,7 +107,7 @@ public class JobService {
         });
     }
 
-    private record Validated(JobSpec spec, LaunchPlan plan) {
+    private record Validated(JobSpec spec, LaunchPlan plan, Map<String, String> outputs) {
     }
 
     private Validated validate(UUID id, JobSubmission submission) {
@@ -141,7 +139,7 @@ public class JobService {
                 submission.priority() == null ? 0 : submission.priority(),
                 Boolean.TRUE.equals(submission.requireGpus()), timeoutSeconds(submission, resource),
                 resource.trainer() instanceof TrainerResource.Local local ? local.numWorkers() : 1);
-        return new Validated(spec, backend.plan(id, spec));
+        return new Validated(spec, backend.plan(id, spec), backend.outputUris(id, task));
     }
 
     private Backend backendFor(TrainerResource trainer, List<Violation> violations) {
@@ -196,16 +194,22 @@ public class JobService {
 
     /** A digest of the request as submitted, to tell an idempotent repeat from a different request. */
     private static String hash(JobSubmission submission) {
-        JobSubmission canonical = new JobSubmission(submission.jobName(), submission.taskConfig(),
-                submission.taskConfigUri(), submission.resourceConfig(), submission.resourceConfigUri(),
-                submission.labels() == null ? null : new TreeMap<>(submission.labels()), submission.priority(),
-                submission.requireGpus(), submission.timeoutSeconds());
+        MessageDigest digest;
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(JSON.writeValueAsString(canonical).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            digest = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is always available", e);
         }
+        Map<String, String> labels = submission.labels() == null ? null : new TreeMap<>(submission.labels());
+        for (Object field : new Object[] {submission.jobName(), submission.taskConfig(), submission.taskConfigUri(),
+                submission.resourceConfig(), submission.resourceConfigUri(), labels, submission.priority(),
+                submission.requireGpus(), submission.timeoutSeconds()}) {
+            // Length-prefixed, so no two different requests concatenate to the same bytes.
+            byte[] bytes = String.valueOf(field).getBytes(StandardCharsets.UTF_8);
+            digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
+            digest.update((byte) ':');
+            digest.update(bytes);
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 }

@@ -38,11 +38,11 @@ public record JobView(
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    static JobView of(Job job, Map<String, String> outputs) {
+    static JobView of(Job job) {
         return new JobView(job.getId(), job.getJobName(), job.getState(), job.getBackend(), job.getPriority(),
                 job.getLabels(), job.getAttempt(), job.getFailureCause(), job.getFailureMessage(), job.getExitCode(),
                 job.getSlots(), job.isRequireGpus(), job.getTimeoutSeconds(), job.getNodeId(),
-                job.getPlacement() == null ? null : JSON.readTree(job.getPlacement()), outputs,
+                job.getPlacement() == null ? null : JSON.readTree(job.getPlacement()), job.getOutputs(),
                 job.getTaskConfigSource(), job.getResourceConfigSource(), job.getCreatedAt(), job.getQueuedAt(),
                 job.getStartedAt(), job.getFinishedAt(), job.getUpdatedAt());
     }

@@ -8,15 +8,15 @@ import jakarta.persistence.Converter;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Stores a job's labels as a JSON object (a {@code jsonb} column, so label filters can use its index). */
+/** Stores a string map (a job's labels, its output URIs) as a JSON object in a {@code jsonb} column. */
 @Converter
-class LabelsConverter implements AttributeConverter<Map<String, String>, String> {
+class StringMapConverter implements AttributeConverter<Map<String, String>, String> {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Override
-    public String convertToDatabaseColumn(Map<String, String> labels) {
-        return JSON.writeValueAsString(labels == null ? Map.of() : new TreeMap<>(labels));
+    public String convertToDatabaseColumn(Map<String, String> map) {
+        return JSON.writeValueAsString(map == null ? Map.of() : new TreeMap<>(map));
     }
 
     @Override
