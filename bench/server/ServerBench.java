@@ -28,7 +28,6 @@ public class ServerBench {
     static final Pattern STATE = Pattern.compile("\"state\":\"([A-Z]+)\"");
     static final Pattern CREATED = Pattern.compile("\"createdAt\":\"([^\"]+)\"");
     static final Pattern STARTED = Pattern.compile("\"startedAt\":\"([^\"]+)\"");
-    static final Pattern TIME = Pattern.compile("\"time\":\"([^\"]+)\"");
     static final String RESOURCE = """
             sharedResourceConfig:
               commonComputeConfig: {project: bench, region: us-central1, tempAssetsBucket: gs://t, tempRegionalAssetsBucket: gs://r, permAssetsBucket: gs://p, gcpServiceAccountEmail: sa@bench.iam.gserviceaccount.com}
@@ -134,14 +133,36 @@ public class ServerBench {
                 jobs, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
     }
 
+    /** A trainer that prints {@code lines} lines, as fast as it can (rate 0) or paced at {@code rate} lines/s. */
+    static final String PRINTER = """
+            import sys, time
+            lines, rate = int(sys.argv[1]), int(sys.argv[2])
+            batch = 1000
+            start = time.time()
+            for first in range(0, lines, batch):
+                sys.stdout.write("".join("line %d of the log\\n" % i for i in range(first, min(first + batch, lines))))
+                if rate:
+                    sys.stdout.flush()
+                    ahead = start + (first + batch) / rate - time.time()
+                    if ahead > 0:
+                        time.sleep(ahead)
+            """;
+
     static void logThroughput(String base, int lines) throws Exception {
-        String command = "python3 -c 'import sys; sys.stdout.writelines(\"line %d of the log\\n\" % i for i in range(" + lines + "))'";
+        java.nio.file.Path printer = java.nio.file.Files.createTempFile("trainyard-bench-printer", ".py");
+        java.nio.file.Files.writeString(printer, PRINTER);
+        followLog(base, "python3 " + printer + " " + lines + " 0", "burst: printed as fast as Python can");
+        followLog(base, "python3 " + printer + " " + lines + " 100000", "paced: printed at 100,000 lines/s");
+        java.nio.file.Files.delete(printer);
+    }
+
+    static void followLog(String base, String command, String label) throws Exception {
         long submitted = System.nanoTime();
         String id = find(ID, post(base + "/jobs", body("bench_logs", command)).body());
         HttpResponse<java.util.stream.Stream<String>> stream = HTTP.send(
                 HttpRequest.newBuilder(URI.create(base + "/jobs/" + id + "/logs/stream")).GET().build(),
                 HttpResponse.BodyHandlers.ofLines());
-        List<Long> lagsMicros = new ArrayList<>(lines);
+        List<Long> lagsMicros = new ArrayList<>();
         long received = 0;
         long firstAt = 0;
         String end = null;
@@ -153,19 +174,19 @@ public class ServerBench {
                 end = line.substring(6);
                 break;
             } else if (line.startsWith("data: ")) {
-                Instant time = Instant.parse(find(TIME, line));
-                Instant now = Instant.now();
-                lagsMicros.add(Duration.between(time, now).toNanos() / 1000);
+                int at = line.indexOf("\"time\":\"") + 8;
+                Instant time = Instant.parse(line.substring(at, line.indexOf('"', at)));
+                lagsMicros.add(Duration.between(time, Instant.now()).toNanos() / 1000);
                 if (received++ == 0) {
                     firstAt = System.nanoTime();
                 }
             }
         }
         long finished = System.nanoTime();
-        System.out.printf("logs: %d lines followed over SSE; end event: %s%n", received, end);
-        System.out.printf("logs: %.0f lines/s end to end (submit to end event %.2f s), %.0f lines/s while streaming; follower lag p50 %.1f ms, p99 %.1f ms%n",
-                received / ((finished - submitted) / 1e9), (finished - submitted) / 1e9,
-                received / ((finished - firstAt) / 1e9), percentile(lagsMicros, 50) / 1e3, percentile(lagsMicros, 99) / 1e3);
+        System.out.printf("logs (%s): %d lines over SSE in %.2f s from submission = %.0f lines/s end to end "
+                        + "(%.0f lines/s from the first line); follower lag p50 %.1f ms, p99 %.1f ms; end: %s%n",
+                label, received, (finished - submitted) / 1e9, received / ((finished - submitted) / 1e9),
+                received / ((finished - firstAt) / 1e9), percentile(lagsMicros, 50) / 1e3, percentile(lagsMicros, 99) / 1e3, end);
     }
 
     static double percentile(List<Long> values, int p) {

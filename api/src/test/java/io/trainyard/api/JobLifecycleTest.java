@@ -213,7 +213,7 @@ class JobLifecycleTest {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("the trainer never printed its pids");
+        throw new AssertionError("the trainer never printed its pids: " + api.job(id) + " " + api.get("/jobs/" + id + "/logs").body());
     }
 
     /** Whether the process exists and is not a zombie awaiting its reaper. */

@@ -3,8 +3,8 @@ package io.trainyard.logs;
 import java.time.Instant;
 
 /**
- * A stored log line. {@code seq} numbers a job's lines from 1 across all its attempts, so a follower can
- * resume after any line it has seen.
+ * A stored log line, and the JSON object the API serves for it. {@code seq} numbers a job's lines from 1
+ * across all its attempts, so a follower can resume after any line it has seen.
  */
 public record LogLine(long seq, int attempt, Instant time, LogStream stream, int rank, String text) {
 }

@@ -37,12 +37,12 @@ public final class LogSink {
         return attempt;
     }
 
-    /** Queues a line, waiting while the buffer is full. */
-    public synchronized void add(PendingLine line) throws InterruptedException {
+    /** Queues lines, waiting while the buffer is full. */
+    public synchronized void addAll(List<PendingLine> lines) throws InterruptedException {
         while (buffer.size() >= MAX_BUFFERED_LINES) {
             wait();
         }
-        buffer.addLast(line);
+        buffer.addAll(lines);
     }
 
     synchronized boolean isEmpty() {

@@ -1,7 +1,6 @@
 package io.trainyard.logs;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,20 +12,21 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
-import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SequenceWriter;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
- * Durable log storage in chunks (one row per flush, lines as a compact JSON array), with the read
- * positions of the files they came from stored in the same transaction so a restarted server resumes
- * reading exactly after the last stored line.
+ * Durable log storage in chunks: one row per flush, its lines as newline-separated JSON objects in the
+ * form the API serves, so followers send them without decoding and re-encoding each line. The read
+ * positions of the files the lines came from are stored in the same transaction, so a restarted server
+ * resumes reading exactly after the last stored line.
  */
 @Repository
 public class LogStore {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** Chunks fetched per query: a follower far behind reads the backlog a few chunks at a time. */
+    private static final int CHUNKS_PER_QUERY = 4;
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transaction;
@@ -44,21 +44,20 @@ public class LogStore {
 
     /** Stores lines numbered from {@code firstSeq} and the file positions just past them, atomically. */
     public void append(UUID jobId, int attempt, long firstSeq, List<PendingLine> lines) {
-        ArrayNode encoded = JsonNodeFactory.instance.arrayNode(lines.size());
+        StringWriter encoded = new StringWriter(lines.size() * 96);
         Map<String, Long> positions = new HashMap<>();
-        for (PendingLine line : lines) {
-            encoded.addArray()
-                    .add(ChronoUnit.MICROS.between(Instant.EPOCH, line.time()))
-                    .add(line.stream().wireName())
-                    .add(line.rank())
-                    .add(line.text());
-            positions.put(line.source(), line.offsetAfter());
+        try (SequenceWriter writer = JSON.writer().withRootValueSeparator("\n").writeValues(encoded)) {
+            long seq = firstSeq;
+            for (PendingLine line : lines) {
+                writer.write(new LogLine(seq++, attempt, line.time(), line.stream(), line.rank(), line.text()));
+                positions.put(line.source(), line.offsetAfter());
+            }
         }
         transaction.executeWithoutResult(status -> {
             jdbc.sql("""
                     insert into log_chunks (job_id, first_seq, last_seq, attempt, line_count, lines)
                     values (?, ?, ?, ?, ?, ?)""")
-                    .params(jobId, firstSeq, firstSeq + lines.size() - 1, attempt, lines.size(), JSON.writeValueAsString(encoded))
+                    .params(jobId, firstSeq, firstSeq + lines.size() - 1, attempt, lines.size(), encoded.toString())
                     .update();
             positions.forEach((source, offset) -> jdbc.sql("""
                     insert into log_read_positions (job_id, attempt, source, byte_offset) values (?, ?, ?, ?)
@@ -68,33 +67,34 @@ public class LogStore {
         });
     }
 
-    /** Up to {@code limit} lines with a sequence number above {@code afterSeq}, in order. */
-    public List<LogLine> read(UUID jobId, long afterSeq, int limit) {
-        List<LogLine> result = new ArrayList<>(Math.min(limit, 1024));
-        List<Chunk> chunks = jdbc.sql("""
-                select first_seq, attempt, lines from log_chunks
-                where job_id = ? and last_seq > ? order by first_seq limit ?""")
-                .params(jobId, afterSeq, limit)
-                .query((rs, row) -> new Chunk(rs.getLong(1), rs.getInt(2), rs.getString(3)))
-                .list();
-        for (Chunk chunk : chunks) {
-            JsonNode lines = JSON.readTree(chunk.lines());
-            for (int i = 0; i < lines.size() && result.size() < limit; i++) {
-                long seq = chunk.firstSeq() + i;
-                if (seq <= afterSeq) {
-                    continue;
+    /** Up to {@code limit} lines with a sequence number above {@code afterSeq}, in order, as stored. */
+    public List<StoredLine> readStored(UUID jobId, long afterSeq, int limit) {
+        List<StoredLine> result = new ArrayList<>(Math.min(limit, 8192));
+        long cursor = afterSeq;
+        while (result.size() < limit) {
+            List<Chunk> chunks = jdbc.sql("""
+                    select first_seq, last_seq, lines from log_chunks
+                    where job_id = ? and last_seq > ? order by first_seq limit ?""")
+                    .params(jobId, cursor, CHUNKS_PER_QUERY)
+                    .query((rs, row) -> new Chunk(rs.getLong(1), rs.getLong(2), rs.getString(3)))
+                    .list();
+            for (Chunk chunk : chunks) {
+                chunk.addLinesAfter(cursor, limit, result);
+                cursor = result.isEmpty() ? cursor : result.getLast().seq();
+                if (result.size() >= limit) {
+                    return result;
                 }
-                JsonNode line = lines.get(i);
-                long micros = line.get(0).asLong();
-                result.add(new LogLine(seq, chunk.attempt(),
-                        Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1000),
-                        LogStream.fromWireName(line.get(1).asString()), line.get(2).asInt(), line.get(3).asString()));
             }
-            if (result.size() >= limit) {
+            if (chunks.size() < CHUNKS_PER_QUERY) {
                 break;
             }
         }
         return result;
+    }
+
+    /** Up to {@code limit} lines with a sequence number above {@code afterSeq}, decoded. */
+    public List<LogLine> read(UUID jobId, long afterSeq, int limit) {
+        return readStored(jobId, afterSeq, limit).stream().map(line -> JSON.readValue(line.json(), LogLine.class)).toList();
     }
 
     /** Where reading each file of an attempt resumes: the positions stored with its last chunk. */
@@ -106,6 +106,21 @@ public class LogStore {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
-    private record Chunk(long firstSeq, int attempt, String lines) {
+    private record Chunk(long firstSeq, long lastSeq, String lines) {
+
+        /** Appends this chunk's lines numbered above {@code afterSeq} until {@code out} holds {@code limit}. */
+        void addLinesAfter(long afterSeq, int limit, List<StoredLine> out) {
+            int start = 0;
+            for (long seq = firstSeq; seq <= lastSeq && out.size() < limit; seq++) {
+                int end = lines.indexOf('\n', start);
+                if (end < 0) {
+                    end = lines.length();
+                }
+                if (seq > afterSeq) {
+                    out.add(new StoredLine(seq, lines.substring(start, end)));
+                }
+                start = end + 1;
+            }
+        }
     }
 }

@@ -1,5 +1,7 @@
 package io.trainyard.logs;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /** Which output of a trainer process a line came from. */
 public enum LogStream {
     STDOUT("stdout"), STDERR("stderr");
@@ -10,11 +12,8 @@ public enum LogStream {
         this.wireName = wireName;
     }
 
+    @JsonValue
     public String wireName() {
         return wireName;
-    }
-
-    static LogStream fromWireName(String name) {
-        return name.equals("stderr") ? STDERR : STDOUT;
     }
 }

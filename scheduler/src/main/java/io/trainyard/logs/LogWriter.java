@@ -89,7 +89,10 @@ public class LogWriter implements SmartLifecycle {
         while (flusher == Thread.currentThread()) {
             for (LogSink sink : open) {
                 try {
-                    flush(sink);
+                    // A backlog is stored chunk after chunk, not one chunk per tick.
+                    while (flush(sink) == LogSink.MAX_LINES_PER_CHUNK) {
+                        // keep going
+                    }
                 } catch (RuntimeException e) {
                     log.warn("Storing log lines of job {} failed, will retry: {}", sink.jobId(), e.toString());
                 }
@@ -102,12 +105,14 @@ public class LogWriter implements SmartLifecycle {
         }
     }
 
-    private void flush(LogSink sink) {
+    /** Stores the next chunk of the sink; returns how many lines it held. */
+    private int flush(LogSink sink) {
+        List<PendingLine> chunk;
         sink.flushLock.lock();
         try {
-            List<PendingLine> chunk = sink.peekChunk();
+            chunk = sink.peekChunk();
             if (chunk.isEmpty()) {
-                return;
+                return 0;
             }
             store.append(sink.jobId(), sink.attempt(), sink.nextSeq(), chunk);
             sink.stored(chunk.size());
@@ -116,5 +121,6 @@ public class LogWriter implements SmartLifecycle {
             sink.flushLock.unlock();
         }
         followers.signal(sink.jobId());
+        return chunk.size();
     }
 }

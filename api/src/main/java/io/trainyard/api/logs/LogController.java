@@ -16,6 +16,7 @@ import io.trainyard.job.JobQueries;
 import io.trainyard.logs.LogFollowers;
 import io.trainyard.logs.LogLine;
 import io.trainyard.logs.LogStore;
+import io.trainyard.logs.StoredLine;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -60,7 +61,7 @@ public class LogController {
         JobQueries.Status status = queries.status(id);
         List<LogLine> lines = store.read(id, after, limit);
         long nextAfter = lines.isEmpty() ? after : lines.getLast().seq();
-        return new LogPageView(lines.stream().map(LogLineView::of).toList(), nextAfter, status.state());
+        return new LogPageView(lines, nextAfter, status.state());
     }
 
     @GetMapping(value = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -90,12 +91,11 @@ public class LogController {
                 // State first, then lines: a run's lines are all stored before it is marked ended, so an ended
                 // state with nothing left to read means the log is complete.
                 JobQueries.Status status = queries.status(id);
-                List<LogLine> lines = store.read(id, cursor, STREAM_BATCH);
+                List<StoredLine> lines = store.readStored(id, cursor, STREAM_BATCH);
                 if (!lines.isEmpty()) {
-                    StringBuilder events = new StringBuilder(lines.size() * 128);
-                    for (LogLine line : lines) {
-                        events.append("id: ").append(line.seq()).append("\nevent: log\ndata: ")
-                                .append(json.writeValueAsString(LogLineView.of(line))).append("\n\n");
+                    StringBuilder events = new StringBuilder(lines.size() * 160);
+                    for (StoredLine line : lines) {
+                        events.append("id: ").append(line.seq()).append("\nevent: log\ndata: ").append(line.json()).append("\n\n");
                     }
                     out.write(events.toString().getBytes(StandardCharsets.UTF_8));
                     out.flush();

@@ -8,7 +8,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import io.trainyard.logs.LogSink;
 import io.trainyard.logs.LogStream;
@@ -32,6 +34,9 @@ final class FileTailer {
     private long offset;
     private byte[] partial = new byte[256];
     private int partialLength;
+    private final List<PendingLine> batch = new ArrayList<>();
+    /** When the current read happened: the time of every line it returned. */
+    private Instant now = Instant.now();
     private volatile boolean draining;
     private Thread thread;
 
@@ -73,9 +78,11 @@ final class FileTailer {
                     buffer.flip();
                     consume(buffer);
                     buffer.clear();
+                    flushBatch();
                 } else if (finishing) {
                     if (partialLength > 0) {
                         emit(partialLength, offset + partialLength);
+                        flushBatch();
                     }
                     if (channel != null) {
                         channel.close();
@@ -100,7 +107,16 @@ final class FileTailer {
         }
     }
 
-    private void consume(ByteBuffer bytes) throws InterruptedException {
+    /** Hands the lines of one read to the sink at once: one lock round trip per read, not per line. */
+    private void flushBatch() throws InterruptedException {
+        if (!batch.isEmpty()) {
+            sink.addAll(List.copyOf(batch));
+            batch.clear();
+        }
+    }
+
+    private void consume(ByteBuffer bytes) {
+        now = Instant.now();
         while (bytes.hasRemaining()) {
             byte b = bytes.get();
             if (b == '\n') {
@@ -118,10 +134,10 @@ final class FileTailer {
     }
 
     /** Emits the first {@code length} partial bytes as a line; {@code newOffset} is just past them. */
-    private void emit(int length, long newOffset) throws InterruptedException {
+    private void emit(int length, long newOffset) {
         int end = length > 0 && partial[length - 1] == '\r' ? length - 1 : length;
         String text = new String(partial, 0, end, StandardCharsets.UTF_8);
-        sink.add(new PendingLine(Instant.now(), stream, rank, text, source, newOffset));
+        batch.add(new PendingLine(now, stream, rank, text, source, newOffset));
         offset = newOffset;
         partialLength = 0;
         if (partial.length > 64 * 1024) {
