@@ -1,5 +1,6 @@
 package io.trainyard.gigl;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,6 +127,25 @@ final class ConfigNode {
         }
         violations.add(path, "must be a boolean, got " + describe(value));
         return fallback;
+    }
+
+    /** A list of scalars, each written as text (GiGL's {@code repeated string} fields); empty when absent. */
+    List<String> stringList() {
+        if (value == null) {
+            return List.of();
+        }
+        if (!(value instanceof List<?> items)) {
+            violations.add(path, "must be a list, got " + describe(value));
+            return List.of();
+        }
+        List<String> result = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            String text = new ConfigNode(path + "[" + i + "]", items.get(i), violations).string();
+            if (text != null) {
+                result.add(text);
+            }
+        }
+        return result;
     }
 
     /** A mapping of scalars, each written as text (GiGL's {@code map<string, string>} fields). */

@@ -13,6 +13,7 @@ public final class ResourceConfigReader {
     private static final List<String> TRAINER_KINDS = List.of("vertexAiTrainerConfig",
             "vertexAiGraphStoreTrainerConfig", "localTrainerConfig", "customTrainerConfig", "kfpTrainerConfig");
     private static final String NO_ACCELERATOR = "ACCELERATOR_TYPE_UNSPECIFIED";
+    private static final List<String> RESERVATION_TYPES = List.of("NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION");
 
     private ResourceConfigReader() {
     }
@@ -142,6 +143,30 @@ public final class ResourceConfigReader {
         return new TrainerResource.VertexAi(machineType, noAccelerator ? NO_ACCELERATOR : gpuType,
                 gpuLimit == null ? 0 : gpuLimit.intValue(), replicas == null ? 1 : replicas.intValue(), timeout,
                 node.child("gcpRegionOverride").string(), node.child("schedulingStrategy").string(),
-                bootDisk == null ? null : bootDisk.intValue(), node.child("reservationAffinity").stringMap());
+                bootDisk == null ? null : bootDisk.intValue(), readReservationAffinity(node.child("reservationAffinity")),
+                node.child("tensorboardResourceName").string());
+    }
+
+    /** GiGL's rules: a type from the three Vertex knows; reservation names with, and only with, SPECIFIC_RESERVATION. */
+    private static TrainerResource.ReservationAffinity readReservationAffinity(ConfigNode node) {
+        if (!node.isPresent()) {
+            return null;
+        }
+        String type = node.child("type").string();
+        List<String> names = node.child("reservationResourceNames").stringList();
+        if (type == null || type.isBlank()) {
+            if (!names.isEmpty()) {
+                node.child("type").reject("is required when reservationResourceNames is set: SPECIFIC_RESERVATION");
+            }
+            return null;
+        }
+        if (!RESERVATION_TYPES.contains(type)) {
+            node.child("type").reject("must be one of " + RESERVATION_TYPES + ", got '" + type + "'");
+        } else if (type.equals("SPECIFIC_RESERVATION") && names.isEmpty()) {
+            node.child("reservationResourceNames").reject("needs at least one reservation for SPECIFIC_RESERVATION");
+        } else if (!type.equals("SPECIFIC_RESERVATION") && !names.isEmpty()) {
+            node.child("reservationResourceNames").reject("must be empty for " + type);
+        }
+        return new TrainerResource.ReservationAffinity(type, List.copyOf(names));
     }
 }

@@ -9,6 +9,8 @@ import java.util.Map;
  * @param trainerCommand {@code trainerConfig.command}, the program the in-memory (GLT) path runs
  * @param trainerArgs {@code trainerConfig.trainerArgs}, passed to the trainer as {@code --k=v}
  * @param trainerClsPath {@code trainerConfig.trainerClsPath} or {@code clsPath}, the legacy path's class
+ * @param graphStoreStorage {@code trainerConfig.graphStoreStorageConfig}, what a graph-store pool runs; null
+ *     when absent
  */
 public record TaskConfig(
         TaskKind taskKind,
@@ -19,5 +21,10 @@ public record TaskConfig(
         boolean shouldRunGltBackend,
         boolean shouldSkipTraining,
         boolean shouldSkipModelEvaluation,
-        TrainedModelMetadata trainedModelMetadata) {
+        TrainedModelMetadata trainedModelMetadata,
+        GraphStoreStorage graphStoreStorage) {
+
+    /** {@code graphStoreStorageConfig}: the storage pool's program and its {@code --k=v} arguments. */
+    public record GraphStoreStorage(String command, Map<String, String> storageArgs) {
+    }
 }

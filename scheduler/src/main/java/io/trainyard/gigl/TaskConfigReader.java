@@ -53,12 +53,14 @@ public final class TaskConfigReader {
         String clsPath = readClsPath(trainer, glt, skipTraining);
         Map<String, String> trainerArgs = trainer.child("trainerArgs").stringMap();
         boolean logToTensorboard = trainer.child("shouldLogToTensorboard").bool(false);
-        // Read only to check its shape; the graph-store pool is a Vertex AI matter.
-        trainer.child("graphStoreStorageConfig").child("storageArgs").stringMap();
+        ConfigNode storage = trainer.child("graphStoreStorageConfig");
+        TaskConfig.GraphStoreStorage graphStoreStorage = storage.isPresent()
+                ? new TaskConfig.GraphStoreStorage(storage.child("command").string(), storage.child("storageArgs").stringMap())
+                : null;
 
         violations.throwIfAny();
         return new TaskConfig(taskKind, command, trainerArgs, clsPath, logToTensorboard, glt, skipTraining,
-                skipEvaluation, outputs);
+                skipEvaluation, outputs, graphStoreStorage);
     }
 
     private static TaskKind readTaskKind(ConfigNode taskMetadata) {

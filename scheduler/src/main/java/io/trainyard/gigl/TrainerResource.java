@@ -1,6 +1,6 @@
 package io.trainyard.gigl;
 
-import java.util.Map;
+import java.util.List;
 
 /**
  * The {@code trainerResourceConfig} of a GiGL resource config: where and on what the trainer runs. Exactly
@@ -19,15 +19,26 @@ public sealed interface TrainerResource {
         }
     }
 
-    /** {@code vertexAiTrainerConfig}: a Vertex AI CustomJob. {@code timeoutSeconds} is null when not given. */
+    /**
+     * {@code vertexAiTrainerConfig}: a Vertex AI CustomJob. {@code timeoutSeconds} is null when not given;
+     * {@code reservationAffinity} is null when not given; {@code tensorboardResourceName} names the job's
+     * Vertex AI TensorBoard instance, or is null.
+     */
     record VertexAi(String machineType, String gpuType, int gpuLimit, int numReplicas, Long timeoutSeconds,
             String gcpRegionOverride, String schedulingStrategy, Integer bootDiskSizeGb,
-            Map<String, String> reservationAffinity)
+            ReservationAffinity reservationAffinity, String tensorboardResourceName)
             implements TrainerResource {
         @Override
         public String kind() {
             return "vertexAiTrainerConfig";
         }
+    }
+
+    /**
+     * {@code reservationAffinity}: {@code type} is NO_RESERVATION, ANY_RESERVATION or SPECIFIC_RESERVATION;
+     * only the last names reservations ({@code projects/p/zones/z/reservations/n}).
+     */
+    record ReservationAffinity(String type, List<String> reservationResourceNames) {
     }
 
     /** {@code vertexAiGraphStoreTrainerConfig}: a compute pool beside a graph-store pool. */

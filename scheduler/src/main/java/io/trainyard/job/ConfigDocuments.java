@@ -6,11 +6,15 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import io.trainyard.gigl.InvalidConfigException;
 import io.trainyard.gigl.SafeYamlParser;
 
-/** Fetches a config's YAML text from where the submission says it is: inline, a local path or file://. */
+/**
+ * Fetches a config's YAML text from where the submission says it is: inline, a local path, file://, or a
+ * remote store some {@link RemoteConfigReader} handles.
+ */
 final class ConfigDocuments {
 
     private ConfigDocuments() {
@@ -20,19 +24,25 @@ final class ConfigDocuments {
     record Document(String yaml, String source) {
     }
 
-    static Document resolve(String inlineField, String inline, String uriField, String uri) {
+    static Document resolve(String inlineField, String inline, String uriField, String uri,
+            List<RemoteConfigReader> remoteReaders) {
         boolean hasInline = inline != null && !inline.isBlank();
         boolean hasUri = uri != null && !uri.isBlank();
         if (hasInline == hasUri) {
             throw new InvalidConfigException(inlineField, "give exactly one of " + inlineField + " (YAML text) or " + uriField);
         }
-        return hasInline ? new Document(inline, null) : new Document(read(uriField, uri.strip()), uri.strip());
+        return hasInline ? new Document(inline, null) : new Document(read(uriField, uri.strip(), remoteReaders), uri.strip());
     }
 
-    private static String read(String field, String uri) {
+    private static String read(String field, String uri, List<RemoteConfigReader> remoteReaders) {
+        for (RemoteConfigReader reader : remoteReaders) {
+            if (reader.reads(uri)) {
+                return reader.read(field, uri, SafeYamlParser.MAX_DOCUMENT_CHARS);
+            }
+        }
         if (uri.startsWith("gs://")) {
-            throw new InvalidConfigException(field, "gs:// URIs need the Vertex AI backend, which this server does not have; "
-                    + "give a local path, a file:// URI or the YAML inline");
+            throw new InvalidConfigException(field, "gs:// URIs need the Vertex AI backend, which this server does not have "
+                    + "(set trainyard.vertex-ai.project to enable it); give a local path, a file:// URI or the YAML inline");
         }
         Path path;
         try {

@@ -43,14 +43,16 @@ public class JobService {
     private final JobRepository jobs;
     private final JobTransitions transitions;
     private final List<Backend> backends;
+    private final List<RemoteConfigReader> remoteConfigReaders;
     private final TrainyardProperties properties;
     private final Clock clock;
 
     public JobService(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
-            TrainyardProperties properties, Clock clock) {
+            List<RemoteConfigReader> remoteConfigReaders, TrainyardProperties properties, Clock clock) {
         this.jobs = jobs;
         this.transitions = transitions;
         this.backends = backends;
+        this.remoteConfigReaders = remoteConfigReaders;
         this.properties = properties;
         this.clock = clock;
     }
@@ -118,13 +120,13 @@ public class JobService {
         ConfigDocuments.Document taskDocument = null;
         ConfigDocuments.Document resourceDocument = null;
         try {
-            taskDocument = ConfigDocuments.resolve("taskConfig", submission.taskConfig(), "taskConfigUri", submission.taskConfigUri());
+            taskDocument = ConfigDocuments.resolve("taskConfig", submission.taskConfig(), "taskConfigUri", submission.taskConfigUri(), remoteConfigReaders);
             task = TaskConfigReader.read("taskConfig", taskDocument.yaml());
         } catch (InvalidConfigException e) {
             violations.addAll(e.violations());
         }
         try {
-            resourceDocument = ConfigDocuments.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri", submission.resourceConfigUri());
+            resourceDocument = ConfigDocuments.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri", submission.resourceConfigUri(), remoteConfigReaders);
             resource = ResourceConfigReader.read("resourceConfig", resourceDocument.yaml());
         } catch (InvalidConfigException e) {
             violations.addAll(e.violations());
@@ -149,8 +151,15 @@ public class JobService {
             }
         }
         violations.add(new Violation("resourceConfig.trainerResourceConfig." + trainer.kind(),
-                "no backend of this server runs " + trainer.kind() + " jobs"));
+                "no backend of this server runs " + trainer.kind() + " jobs" + howToEnable(trainer)));
         return null;
+    }
+
+    private static String howToEnable(TrainerResource trainer) {
+        return trainer instanceof TrainerResource.VertexAi || trainer instanceof TrainerResource.VertexAiGraphStore
+                ? " (the Vertex AI backend is off: set trainyard.vertex-ai.project, and optionally region and images, "
+                        + "see the README's Vertex AI section)"
+                : "";
     }
 
     private long timeoutSeconds(JobSubmission submission, ResourceConfig resource) {
