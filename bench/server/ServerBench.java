@@ -75,10 +75,11 @@ public class ServerBench {
 
     static void submissions(String base, int clients, int total) throws Exception {
         String json = body("bench_submit", "true");
-        // Warm-up of both JVMs' JIT compilers and the connection pools, from as many clients as measured.
+        // Warm-up, from as many clients as measured: on 2 cores the JIT compilers of the server and of this
+        // client keep a core busy for the first ~10,000 requests, which a long-running server is past.
         ExecutorService warmUp = Executors.newFixedThreadPool(clients);
         List<Future<?>> warming = new ArrayList<>();
-        for (int i = 0; i < 3000; i++) {
+        for (int i = 0; i < 10_000; i++) {
             warming.add(warmUp.submit(() -> post(base + "/jobs", json)));
         }
         for (Future<?> future : warming) {
