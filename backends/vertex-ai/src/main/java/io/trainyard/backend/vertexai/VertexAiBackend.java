@@ -1,0 +1,189 @@
+package io.trainyard.backend.vertexai;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.google.cloud.aiplatform.v1.CreateCustomJobRequest;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.trainyard.dispatch.Backend;
+import io.trainyard.dispatch.LaunchPlan;
+import io.trainyard.dispatch.Reservation;
+import io.trainyard.gigl.InvalidConfigException;
+import io.trainyard.gigl.TaskConfig;
+import io.trainyard.gigl.TrainerResource;
+import io.trainyard.gigl.Violation;
+import io.trainyard.job.Job;
+import io.trainyard.job.JobSpec;
+import io.trainyard.job.JobState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs {@code vertexAiTrainerConfig} and {@code vertexAiGraphStoreTrainerConfig} jobs as Vertex AI
+ * CustomJobs. Vertex AI holds the machines, so a job is placed at once; each running job is followed by
+ * its own {@link VertexRun} on a virtual thread, and all of them share the quota limiters.
+ */
+public class VertexAiBackend implements Backend, SmartLifecycle {
+
+    public static final String NAME = "vertex-ai";
+    private static final Logger log = LoggerFactory.getLogger(VertexAiBackend.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final CustomJobBuilder builder;
+    private final GcsFiles files;
+    private final VertexRun.Services services;
+    private final Map<UUID, VertexRun> runs = new ConcurrentHashMap<>();
+    private final Map<UUID, Thread> followers = new ConcurrentHashMap<>();
+    private volatile boolean running;
+
+    VertexAiBackend(VertexAiProperties properties, GcsFiles files, VertexRun.Services services) {
+        this.builder = new CustomJobBuilder(properties);
+        this.files = files;
+        this.services = services;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean runs(TrainerResource resource) {
+        return resource instanceof TrainerResource.VertexAi || resource instanceof TrainerResource.VertexAiGraphStore;
+    }
+
+    @Override
+    public LaunchPlan plan(UUID jobId, JobSpec spec) {
+        List<Violation> violations = new ArrayList<>();
+        spec.task().trainedModelMetadata().byField().forEach((field, uri) -> {
+            if (!uri.startsWith("gs://")) {
+                violations.add(new Violation("taskConfig.sharedConfig.trainedModelMetadata." + field,
+                        "'" + uri + "' is not on GCS; a Vertex AI job can only write to gs:// URIs"));
+            }
+        });
+        if (!violations.isEmpty()) {
+            throw new InvalidConfigException(violations);
+        }
+        AssetFolder assets = AssetFolder.of(jobId, spec);
+        CreateCustomJobRequest request = builder.build(jobId, 1, spec, assets);
+        return new LaunchPlan(NAME, placement(spec), assets.configFolder(), List.of(), toJson(request));
+    }
+
+    @Override
+    public Map<String, String> outputUris(UUID jobId, TaskConfig task) {
+        return task.trainedModelMetadata().byField();
+    }
+
+    /** Vertex AI finds the machines; the job is placed in its project and region at once. */
+    @Override
+    public Reservation reserve(Job job) {
+        return new Reservation.Placed(JSON.writeValueAsString(placement(JobSpec.of(job))));
+    }
+
+    @Override
+    public void release(UUID jobId) {
+        // Nothing was taken here.
+    }
+
+    @Override
+    public void launch(Job job, JobSpec spec) {
+        follow(job, spec, false);
+    }
+
+    @Override
+    public void requestCancel(UUID jobId) {
+        VertexRun run = runs.get(jobId);
+        if (run != null) {
+            run.requestCancel();
+        }
+    }
+
+    /** After a restart every active job is followed again; its CustomJob is found by its labels. */
+    @Override
+    public void recover(List<Job> activeJobsOfThisNode) {
+        for (Job job : activeJobsOfThisNode) {
+            follow(job, JobSpec.of(job), job.getState() == JobState.CANCELLING);
+        }
+    }
+
+    private void follow(Job job, JobSpec spec, boolean cancelling) {
+        UUID id = job.getId();
+        int attempt = job.getAttempt();
+        AssetFolder assets = AssetFolder.of(id, spec);
+        CreateCustomJobRequest request = builder.build(id, attempt, spec, assets);
+        Runnable prepare = () -> {
+            if (!spec.task().shouldSkipTraining()) {
+                List<String> old = new ArrayList<>(spec.task().trainedModelMetadata().byField().values());
+                old.add(assets.trainerAssets());
+                files.deleteAll(old);
+            }
+            files.write(assets.taskConfigUri(), spec.taskConfigYaml());
+            files.write(assets.resourceConfigUri(), spec.resourceConfigYaml());
+        };
+        VertexRun run = new VertexRun(services, id, attempt, request, prepare,
+                job.getStartedAt() == null ? Instant.now() : job.getStartedAt(), Duration.ofSeconds(job.getTimeoutSeconds()));
+        runs.put(id, run);
+        Thread follower = Thread.ofVirtual().name("vertex-" + id).start(() -> {
+            try {
+                run.follow(cancelling);
+            } catch (InterruptedException e) {
+                // Shutting down: the CustomJob goes on and the next start follows it again.
+            } catch (RuntimeException e) {
+                log.error("Following job {} on Vertex AI failed", id, e);
+            } finally {
+                runs.remove(id);
+                followers.remove(id);
+            }
+        });
+        followers.put(id, follower);
+    }
+
+    private static Map<String, Object> placement(JobSpec spec) {
+        Map<String, Object> placement = new LinkedHashMap<>();
+        placement.put("project", spec.resource().commonComputeConfig().project());
+        placement.put("region", CustomJobBuilder.regionOf(spec.resource().trainer(), spec.resource().commonComputeConfig()));
+        return placement;
+    }
+
+    /** The request as the JSON form of its proto, the way Vertex AI's REST API and gcloud show it. */
+    static Map<String, Object> toJson(CreateCustomJobRequest request) {
+        try {
+            return JSON.readValue(JsonFormat.printer().print(request), new TypeReference<>() {
+            });
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("a CustomJob request always prints as JSON", e);
+        }
+    }
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    /** On shutdown the CustomJobs keep running; a restarted server follows them again. */
+    @Override
+    public void stop() {
+        running = false;
+        followers.values().forEach(Thread::interrupt);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return SmartLifecycle.DEFAULT_PHASE + 100;
+    }
+}

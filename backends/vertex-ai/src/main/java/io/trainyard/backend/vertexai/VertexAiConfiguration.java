@@ -1,0 +1,83 @@
+package io.trainyard.backend.vertexai;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.google.cloud.aiplatform.v1.JobServiceClient;
+import com.google.cloud.aiplatform.v1.JobServiceSettings;
+import com.google.cloud.logging.v2.LoggingClient;
+import com.google.cloud.logging.v2.LoggingSettings;
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.StorageOptions;
+import io.trainyard.job.JobTransitions;
+import io.trainyard.logs.LogStore;
+import io.trainyard.logs.LogWriter;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The Vertex AI backend, present only when {@code trainyard.vertex-ai.project} is set. Clients authenticate
+ * with Application Default Credentials ({@code GOOGLE_APPLICATION_CREDENTIALS}, gcloud's login, or the
+ * metadata server); one JobService client per region, since its endpoint is regional.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "trainyard.vertex-ai.project")
+@EnableConfigurationProperties(VertexAiProperties.class)
+public class VertexAiConfiguration {
+
+    private static final Duration MINUTE = Duration.ofMinutes(1);
+
+    @Bean(destroyMethod = "close")
+    LoggingClient vertexLoggingClient(VertexAiProperties properties) throws IOException {
+        LoggingSettings.Builder settings = LoggingSettings.newBuilder();
+        if (properties.loggingEndpoint() != null) {
+            settings.setEndpoint(properties.loggingEndpoint());
+        }
+        return LoggingClient.create(settings.build());
+    }
+
+    @Bean
+    Storage vertexStorage(VertexAiProperties properties) {
+        return StorageOptions.newBuilder().setProjectId(properties.project()).build().getService();
+    }
+
+    @Bean
+    GcsFiles vertexGcsFiles(Storage vertexStorage) {
+        return new GcsFiles(vertexStorage);
+    }
+
+    @Bean
+    VertexAiBackend vertexAiBackend(VertexAiProperties properties, GcsFiles vertexGcsFiles, LoggingClient vertexLoggingClient,
+            JobTransitions transitions, LogWriter logWriter, LogStore logStore) {
+        Map<String, JobServiceClient> clients = new ConcurrentHashMap<>();
+        VertexJobs vertex = new VertexJobs(region -> clients.computeIfAbsent(region, key -> jobServiceClient(properties, key)),
+                new QuotaLimiter(properties.creationsPerMinute(), MINUTE), new QuotaLimiter(properties.requestsPerMinute(), MINUTE));
+        return new VertexAiBackend(properties, vertexGcsFiles, new VertexRun.Services(vertex,
+                logIngesters(vertexLoggingClient, new QuotaLimiter(properties.logReadsPerMinute(), MINUTE), logStore),
+                transitions, logWriter, properties));
+    }
+
+    /** Each attempt's ingester resumes after the entries stored with its last log chunk. */
+    static VertexRun.LogIngesters logIngesters(LoggingClient logging, QuotaLimiter reads, LogStore logStore) {
+        return (project, customJobId, jobId, attempt, sink) -> {
+            Long stored = logStore.readPositions(jobId, attempt).get(CloudLogCursor.SOURCE);
+            return new CloudLogIngester(logging, reads, project, customJobId, sink,
+                    stored == null ? CloudLogCursor.START : CloudLogCursor.unpack(stored));
+        };
+    }
+
+    private static JobServiceClient jobServiceClient(VertexAiProperties properties, String region) {
+        try {
+            return JobServiceClient.create(JobServiceSettings.newBuilder()
+                    .setEndpoint(properties.apiEndpoint() != null ? properties.apiEndpoint() : region + "-aiplatform.googleapis.com:443")
+                    .build());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the Vertex AI client for " + region, e);
+        }
+    }
+}

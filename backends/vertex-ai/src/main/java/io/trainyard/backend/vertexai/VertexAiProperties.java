@@ -1,0 +1,43 @@
+package io.trainyard.backend.vertexai;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Settings under {@code trainyard.vertex-ai.*}. The backend exists only when {@code project} is set; each
+ * job still runs in the project and region of its resource config, as GiGL launches it.
+ *
+ * @param project the project of the server's own calls (TensorBoard links); setting it turns the backend on
+ * @param region the region used when a resource config names none
+ * @param cpuImage the container image of jobs without GPUs (GiGL's {@code cpu_docker_uri})
+ * @param cudaImage the container image of jobs with GPUs (GiGL's {@code cuda_docker_uri})
+ * @param tensorboard a Vertex AI TensorBoard instance
+ *     ({@code projects/p/locations/r/tensorboards/n}) for jobs whose resource config names none
+ * @param apiEndpoint overrides {@code <region>-aiplatform.googleapis.com:443} (tests, private endpoints)
+ * @param loggingEndpoint overrides the Cloud Logging endpoint
+ * @param pollInterval the first wait between two looks at a running CustomJob
+ * @param maxPollInterval the longest wait between two looks, reached by doubling
+ * @param creationsPerMinute Vertex AI's quota of CustomJob creations per region
+ * @param requestsPerMinute Vertex AI's quota of CustomJob reads, creations and cancels per region
+ * @param logReadsPerMinute Cloud Logging's quota of entry listings per project
+ * @param logSettleTime how long Cloud Logging may take to make an entry readable: entries younger than
+ *     this are read on a later poll, so none is skipped for arriving late
+ */
+@ConfigurationProperties("trainyard.vertex-ai")
+public record VertexAiProperties(
+        String project,
+        @DefaultValue("us-central1") String region,
+        String cpuImage,
+        String cudaImage,
+        String tensorboard,
+        String apiEndpoint,
+        String loggingEndpoint,
+        @DefaultValue("10s") Duration pollInterval,
+        @DefaultValue("60s") Duration maxPollInterval,
+        @DefaultValue("60") int creationsPerMinute,
+        @DefaultValue("600") int requestsPerMinute,
+        @DefaultValue("60") int logReadsPerMinute,
+        @DefaultValue("10s") Duration logSettleTime) {
+}

@@ -1,0 +1,183 @@
+package io.trainyard.backend.vertexai;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import com.google.cloud.aiplatform.v1.CreateCustomJobRequest;
+import com.google.cloud.aiplatform.v1.CustomJob;
+import com.google.cloud.aiplatform.v1.CustomJobName;
+import io.trainyard.job.FailureCause;
+import io.trainyard.job.JobState;
+import io.trainyard.job.JobTransitions;
+import io.trainyard.job.RunOutcome;
+import io.trainyard.logs.LogSink;
+import io.trainyard.logs.LogWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows one job attempt on Vertex AI without blocking anything else: creates its CustomJob once, looks
+ * at it with a backoff that doubles while nothing changes, copies its logs, forwards a cancel (the job
+ * stays CANCELLING until Vertex AI confirms, and one that finishes anyway keeps its real end state),
+ * cancels it past its timeout, and records how it ended.
+ */
+final class VertexRun {
+
+    private static final Logger log = LoggerFactory.getLogger(VertexRun.class);
+
+    /** What the run needs from its backend: the Vertex and Logging calls and the log store. */
+    record Services(VertexJobs vertex, LogIngesters logs, JobTransitions transitions, LogWriter logWriter,
+            VertexAiProperties properties) {
+    }
+
+    /** Opens the log ingester of a CustomJob, resuming where the attempt's stored lines end. */
+    interface LogIngesters {
+        CloudLogIngester open(String project, String customJobId, UUID jobId, int attempt, LogSink sink);
+    }
+
+    private final Services services;
+    private final UUID jobId;
+    private final int attempt;
+    private final CreateCustomJobRequest request;
+    private final Runnable prepare;
+    private final Instant startedAt;
+    private final Duration timeout;
+    private volatile boolean cancelRequested;
+    private boolean cancelSent;
+    private boolean timedOut;
+
+    /**
+     * @param prepare uploads the configs and clears old outputs; run only when the CustomJob does not exist yet
+     */
+    VertexRun(Services services, UUID jobId, int attempt, CreateCustomJobRequest request, Runnable prepare,
+            Instant startedAt, Duration timeout) {
+        this.services = services;
+        this.jobId = jobId;
+        this.attempt = attempt;
+        this.request = request;
+        this.prepare = prepare;
+        this.startedAt = startedAt;
+        this.timeout = timeout;
+    }
+
+    UUID jobId() {
+        return jobId;
+    }
+
+    void requestCancel() {
+        cancelRequested = true;
+    }
+
+    /** Runs until the attempt has ended and is recorded, or the thread is interrupted (shutdown). */
+    void follow(boolean cancelling) throws InterruptedException {
+        cancelRequested |= cancelling;
+        CustomJob job;
+        try {
+            Optional<CustomJob> existing = services.vertex().find(request.getParent(), jobId, attempt);
+            if (existing.isEmpty() && cancelRequested) {
+                settle(null, RunOutcome.cancelled(null));
+                return;
+            }
+            if (existing.isEmpty()) {
+                prepare.run();
+            }
+            job = existing.isPresent() ? existing.get() : services.vertex().createOnce(request, jobId, attempt);
+        } catch (RuntimeException e) {
+            log.warn("Creating the CustomJob of job {} failed", jobId, e);
+            settle(null, RunOutcome.failed(FailureCause.LAUNCH_ERROR, null, "Vertex AI refused the CustomJob: " + e.getMessage()));
+            return;
+        }
+        CustomJobName name = CustomJobName.parse(job.getName());
+        LogSink sink = services.logWriter().open(jobId, attempt);
+        CloudLogIngester logs = services.logs().open(name.getProject(), name.getCustomJob(), jobId, attempt, sink);
+        Duration minWait = services.properties().pollInterval();
+        Duration wait = minWait;
+        boolean markedRunning = false;
+        VertexStates.Phase last = null;
+        while (true) {
+            VertexStates.Phase phase = VertexStates.of(job);
+            if (phase instanceof VertexStates.Running && !markedRunning) {
+                String runState = "{\"customJob\":\"" + job.getName() + "\"}";
+                Optional<JobState> now = persist(() -> services.transitions().markRunning(jobId, attempt, runState));
+                markedRunning = true;
+                if (now.isEmpty() || now.get() == JobState.CANCELLING) {
+                    cancelRequested = true;
+                }
+            }
+            if (phase instanceof VertexStates.Ended ended) {
+                Thread.sleep(services.properties().logSettleTime());
+                ingest(logs, Instant.now());
+                services.logWriter().close(sink);
+                settle(job.getName(), outcome(ended.outcome()));
+                return;
+            }
+            ingest(logs, Instant.now().minus(services.properties().logSettleTime()));
+            if (!timedOut && Duration.between(startedAt, Instant.now()).compareTo(timeout) > 0) {
+                timedOut = true;
+                cancelRequested = true;
+            }
+            if (cancelRequested && !cancelSent) {
+                try {
+                    services.vertex().cancel(job.getName());
+                    cancelSent = true;
+                    wait = minWait;
+                } catch (RuntimeException e) {
+                    log.warn("Cancelling CustomJob {} failed, will retry: {}", job.getName(), e.toString());
+                }
+            }
+            boolean changed = last == null || !last.getClass().equals(phase.getClass());
+            last = phase;
+            wait = changed ? minWait : min(wait.multipliedBy(2), services.properties().maxPollInterval());
+            Thread.sleep(cancelRequested && !cancelSent ? minWait : wait);
+            try {
+                job = services.vertex().get(job.getName());
+            } catch (RuntimeException e) {
+                log.warn("Looking at CustomJob {} failed, will retry: {}", job.getName(), e.toString());
+            }
+        }
+    }
+
+    /** A run cancelled because it ran past its timeout failed with TIMEOUT; any other end is what Vertex says. */
+    private RunOutcome outcome(RunOutcome vertexOutcome) {
+        if (timedOut && vertexOutcome.state() == JobState.CANCELLED) {
+            return RunOutcome.failed(FailureCause.TIMEOUT, null, "ran past its timeout of " + timeout.toSeconds() + " s and was cancelled");
+        }
+        return vertexOutcome;
+    }
+
+    private void ingest(CloudLogIngester logs, Instant until) throws InterruptedException {
+        try {
+            logs.ingestUntil(until);
+        } catch (RuntimeException e) {
+            log.warn("Reading the Cloud Logging entries of job {} failed, will retry: {}", jobId, e.toString());
+        }
+    }
+
+    private void settle(String customJob, RunOutcome outcome) throws InterruptedException {
+        if (customJob != null) {
+            log.info("Job {} attempt {} ({}) ended: {}", jobId, attempt, customJob, outcome.state());
+        }
+        persist(() -> services.transitions().finish(jobId, attempt, outcome));
+    }
+
+    /** Retries a state change while the database is away: the CustomJob is real and must be recorded. */
+    private <T> T persist(Supplier<T> change) throws InterruptedException {
+        long backoff = 200;
+        while (true) {
+            try {
+                return change.get();
+            } catch (RuntimeException e) {
+                log.warn("Could not record a state change of job {} yet: {}", jobId, e.toString());
+                Thread.sleep(backoff);
+                backoff = Math.min(backoff * 2, 10_000);
+            }
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}
