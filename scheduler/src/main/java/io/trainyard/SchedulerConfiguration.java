@@ -2,12 +2,13 @@ package io.trainyard;
 
 import java.time.Clock;
 
+import io.trainyard.agent.AgentProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(TrainyardProperties.class)
+@EnableConfigurationProperties({TrainyardProperties.class, AgentProperties.class})
 public class SchedulerConfiguration {
 
     @Bean

@@ -17,13 +17,19 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param defaultJobTimeout the timeout of a job whose submission and resource config give none
  * @param dispatchPollInterval how often the dispatcher looks for work it was not told about (jobs
  *     submitted through another replica)
+ * @param priorityAgeing a queued job gains one priority point per this much waiting, so a stream of new
+ *     jobs cannot starve an old one
+ * @param starvationThreshold a job that has waited this long and still does not fit stops smaller jobs
+ *     behind it from being placed on this node (backfill), so capacity drains for it
  */
 @ConfigurationProperties("trainyard")
 public record TrainyardProperties(
         @DefaultValue(".trainyard") Path dataDir,
         String nodeId,
         @DefaultValue("24h") Duration defaultJobTimeout,
-        @DefaultValue("250ms") Duration dispatchPollInterval) {
+        @DefaultValue("250ms") Duration dispatchPollInterval,
+        @DefaultValue("60s") Duration priorityAgeing,
+        @DefaultValue("10m") Duration starvationThreshold) {
 
     public TrainyardProperties {
         dataDir = dataDir.toAbsolutePath().normalize();

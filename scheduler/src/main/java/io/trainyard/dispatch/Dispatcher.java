@@ -1,5 +1,6 @@
 package io.trainyard.dispatch;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
@@ -59,7 +60,10 @@ public class Dispatcher implements SmartLifecycle {
     @Override
     public void start() {
         recoverRunsOfThisNode();
-        loop = Thread.ofPlatform().name("dispatcher").daemon().start(this::run);
+        // Assigned before it starts: the loop runs only while it is the current one.
+        Thread thread = Thread.ofPlatform().name("dispatcher").daemon().unstarted(this::run);
+        loop = thread;
+        thread.start();
     }
 
     @Override
@@ -149,7 +153,9 @@ public class Dispatcher implements SmartLifecycle {
         try {
             progressed = transaction.execute(status -> {
                 boolean settledAny = false;
-                for (Job job : jobs.lockQueued(backend.name(), CLAIM_BATCH)) {
+                Instant starvedBefore = Instant.now().minus(properties.starvationThreshold());
+                double ageingSeconds = Math.max(1, properties.priorityAgeing().toSeconds());
+                for (Job job : jobs.lockQueued(backend.name(), ageingSeconds, CLAIM_BATCH)) {
                     Reservation reservation = backend.reserve(job);
                     if (reservation instanceof Reservation.Placed placed) {
                         reserved.set(job);
@@ -159,6 +165,9 @@ public class Dispatcher implements SmartLifecycle {
                     if (reservation instanceof Reservation.Never never) {
                         transitions.failQueued(job, FailureCause.NO_CAPACITY, never.reason());
                         settledAny = true;
+                    } else if (job.getQueuedAt().isBefore(starvedBefore)) {
+                        // Smaller jobs behind a starving one wait, so running jobs drain until it fits.
+                        break;
                     }
                 }
                 return settledAny;

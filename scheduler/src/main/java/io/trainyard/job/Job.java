@@ -1,5 +1,6 @@
 package io.trainyard.job;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -72,6 +73,16 @@ public class Job {
 
     private int attempt;
 
+    @Column(name = "max_attempts")
+    private int maxAttempts;
+
+    @Column(name = "retry_backoff_seconds")
+    private int retryBackoffSeconds;
+
+    /** A queued retry waits until then (backoff); null: as soon as it fits. */
+    @Column(name = "not_before")
+    private Instant notBefore;
+
     @Enumerated(EnumType.STRING)
     @Column(name = "failure_cause")
     private FailureCause failureCause;
@@ -141,6 +152,8 @@ public class Job {
         this.slots = spec.slots();
         this.timeoutSeconds = spec.timeoutSeconds();
         this.attempt = 1;
+        this.maxAttempts = spec.maxAttempts();
+        this.retryBackoffSeconds = spec.retryBackoffSeconds();
         this.idempotencyKey = idempotencyKey;
         this.requestHash = requestHash;
         this.createdAt = now;
@@ -177,12 +190,28 @@ public class Job {
 
     /** Starts a new attempt of an ended job: same id, attempt + 1, back in the queue. */
     JobEvent requeueForRetry(Instant now) {
+        return requeueForRetry(now, null, "retry requested: attempt " + (attempt + 1));
+    }
+
+    /** Whether a failure with this cause starts another attempt under the job's retry policy. */
+    boolean retriesAfter(FailureCause cause) {
+        return (cause == FailureCause.INFRASTRUCTURE || cause == FailureCause.CONTROL_PLANE) && attempt < maxAttempts;
+    }
+
+    /** The backoff before the next automatic attempt: doubled for each attempt already made. */
+    Duration retryBackoff() {
+        return Duration.ofSeconds((long) retryBackoffSeconds << Math.min(attempt - 1, 20));
+    }
+
+    /** Queues the next attempt to start no earlier than {@code notBefore} (null: at once). */
+    JobEvent requeueForRetry(Instant now, Instant notBefore, String message) {
         if (!state.isTerminal()) {
             throw new IllegalStateException("job " + id + " is " + state + "; only an ended job can be retried");
         }
         attempt++;
-        JobEvent event = moveTo(JobState.QUEUED, null, "retry requested: attempt " + attempt, now);
+        JobEvent event = moveTo(JobState.QUEUED, null, message, now);
         queuedAt = now;
+        this.notBefore = notBefore;
         startedAt = null;
         finishedAt = null;
         failureCause = null;
@@ -265,6 +294,18 @@ public class Job {
 
     public int getAttempt() {
         return attempt;
+    }
+
+    public int getMaxAttempts() {
+        return maxAttempts;
+    }
+
+    public int getRetryBackoffSeconds() {
+        return retryBackoffSeconds;
+    }
+
+    public Instant getNotBefore() {
+        return notBefore;
     }
 
     public FailureCause getFailureCause() {

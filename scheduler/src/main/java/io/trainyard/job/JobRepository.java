@@ -21,15 +21,19 @@ public interface JobRepository extends JpaRepository<Job, UUID> {
 
     List<Job> findByNodeIdAndStateIn(String nodeId, Collection<JobState> states);
 
+    List<Job> findByStateIn(Collection<JobState> states);
+
     /**
      * Locks up to {@code limit} queued jobs of a backend, best first, skipping rows another server is
-     * claiming right now: two replicas on one database never claim the same job.
+     * claiming right now: two replicas on one database never claim the same job. "Best" is the priority
+     * plus one point per {@code ageingSeconds} of waiting, so old jobs rise above a stream of new ones.
      */
     @Query(value = """
             select * from jobs
-            where state = 'QUEUED' and backend = :backend
-            order by priority desc, queued_at, id
+            where state = 'QUEUED' and backend = :backend and (not_before is null or not_before <= now())
+            order by priority + extract(epoch from now() - queued_at) / :ageingSeconds desc, queued_at, id
             limit :limit
             for update skip locked""", nativeQuery = true)
-    List<Job> lockQueued(@Param("backend") String backend, @Param("limit") int limit);
+    List<Job> lockQueued(@Param("backend") String backend, @Param("ageingSeconds") double ageingSeconds,
+            @Param("limit") int limit);
 }

@@ -39,6 +39,8 @@ public class JobService {
     private static final int MAX_LABELS = 64;
     private static final int MAX_PRIORITY = 1000;
     private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
+    private static final int MAX_ATTEMPTS = 10;
+    private static final int DEFAULT_RETRY_BACKOFF_SECONDS = 30;
 
     private final JobRepository jobs;
     private final JobTransitions transitions;
@@ -135,12 +137,15 @@ public class JobService {
         if (!violations.isEmpty() || backend == null) {
             throw new InvalidConfigException(violations);
         }
+        JobSubmission.RetryPolicy retry = submission.retryPolicy();
         JobSpec spec = new JobSpec(submission.jobName(), backend.name(), task, resource, taskDocument.yaml(),
                 resourceDocument.yaml(), taskDocument.source(), resourceDocument.source(),
                 submission.labels() == null ? Map.of() : new TreeMap<>(submission.labels()),
                 submission.priority() == null ? 0 : submission.priority(),
                 Boolean.TRUE.equals(submission.requireGpus()), timeoutSeconds(submission, resource),
-                resource.trainer() instanceof TrainerResource.Local local ? local.numWorkers() : 1);
+                resource.trainer() instanceof TrainerResource.Local local ? local.numWorkers() : 1,
+                retry == null || retry.maxAttempts() == null ? 1 : retry.maxAttempts(),
+                retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds());
         return new Validated(spec, backend.plan(id, spec), backend.outputUris(id, task));
     }
 
@@ -199,6 +204,13 @@ public class JobService {
                 && (submission.timeoutSeconds() < 1 || submission.timeoutSeconds() > MAX_TIMEOUT_SECONDS)) {
             violations.add(new Violation("timeoutSeconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS));
         }
+        JobSubmission.RetryPolicy retry = submission.retryPolicy();
+        if (retry != null && retry.maxAttempts() != null && (retry.maxAttempts() < 1 || retry.maxAttempts() > MAX_ATTEMPTS)) {
+            violations.add(new Violation("retryPolicy.maxAttempts", "must be between 1 and " + MAX_ATTEMPTS));
+        }
+        if (retry != null && retry.backoffSeconds() != null && (retry.backoffSeconds() < 0 || retry.backoffSeconds() > 86_400)) {
+            violations.add(new Violation("retryPolicy.backoffSeconds", "must be between 0 and 86400"));
+        }
     }
 
     /** A digest of the request as submitted, to tell an idempotent repeat from a different request. */
@@ -212,7 +224,7 @@ public class JobService {
         Map<String, String> labels = submission.labels() == null ? null : new TreeMap<>(submission.labels());
         for (Object field : new Object[] {submission.jobName(), submission.taskConfig(), submission.taskConfigUri(),
                 submission.resourceConfig(), submission.resourceConfigUri(), labels, submission.priority(),
-                submission.requireGpus(), submission.timeoutSeconds()}) {
+                submission.requireGpus(), submission.timeoutSeconds(), submission.retryPolicy()}) {
             // Length-prefixed, so no two different requests concatenate to the same bytes.
             byte[] bytes = String.valueOf(field).getBytes(StandardCharsets.UTF_8);
             digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));

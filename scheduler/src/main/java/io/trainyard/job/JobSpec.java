@@ -26,7 +26,9 @@ public record JobSpec(
         int priority,
         boolean requireGpus,
         long timeoutSeconds,
-        int slots) {
+        int slots,
+        int maxAttempts,
+        int retryBackoffSeconds) {
 
     /** Reads a stored job's configs back; they were valid when it was submitted. */
     public static JobSpec of(Job job) {
@@ -35,6 +37,6 @@ public record JobSpec(
                 ResourceConfigReader.read("resourceConfig", job.getResourceConfig()),
                 job.getTaskConfig(), job.getResourceConfig(), job.getTaskConfigSource(),
                 job.getResourceConfigSource(), job.getLabels(), job.getPriority(), job.isRequireGpus(),
-                job.getTimeoutSeconds(), job.getSlots());
+                job.getTimeoutSeconds(), job.getSlots(), job.getMaxAttempts(), job.getRetryBackoffSeconds());
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
  * @param requireGpus every worker must get a GPU; on a pool that can never offer enough the job fails
  *     at once with cause NO_CAPACITY instead of running on CPU slots
  * @param timeoutSeconds overrides the resource config's timeout and the server default
+ * @param retryPolicy how often a job failed by the infrastructure is tried again (default: never)
  */
 public record JobSubmission(
         String jobName,
@@ -19,5 +20,14 @@ public record JobSubmission(
         Map<String, String> labels,
         Integer priority,
         Boolean requireGpus,
-        Long timeoutSeconds) {
+        Long timeoutSeconds,
+        RetryPolicy retryPolicy) {
+
+    /**
+     * @param maxAttempts attempts in all, 1 to 10; a failure with cause INFRASTRUCTURE or CONTROL_PLANE
+     *     starts the next one
+     * @param backoffSeconds wait before the second attempt, doubled for each later one (default 30)
+     */
+    public record RetryPolicy(Integer maxAttempts, Integer backoffSeconds) {
+    }
 }

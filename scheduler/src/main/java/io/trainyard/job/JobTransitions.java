@@ -72,13 +72,24 @@ public class JobTransitions {
         return current.map(Job::getState);
     }
 
-    /** Ends the attempt with its outcome; returns false when the attempt is no longer current. */
+    /**
+     * Ends the attempt with its outcome, and queues the next attempt when the retry policy says so.
+     *
+     * @return false when the attempt is no longer current
+     */
     @Transactional
     public boolean finish(UUID id, int attempt, RunOutcome outcome) {
         Optional<Job> current = lockAttempt(id, attempt);
         current.ifPresent(job -> {
+            Instant now = clock.instant();
             job.recordExitCode(outcome.exitCode());
-            apply(job, outcome.state(), outcome.cause(), outcome.message(), clock.instant(), null);
+            apply(job, outcome.state(), outcome.cause(), outcome.message(), now, null);
+            if (outcome.state() == JobState.FAILED && job.retriesAfter(outcome.cause())) {
+                Instant notBefore = now.plus(job.retryBackoff());
+                events.save(job.requeueForRetry(now, notBefore, "automatic retry after " + outcome.cause()
+                        + ": attempt " + (job.getAttempt() + 1) + " of " + job.getMaxAttempts() + ", not before " + notBefore));
+                publisher.publishEvent(new JobStateChanged(id, job.getBackend(), JobState.FAILED, JobState.QUEUED, null));
+            }
         });
         return current.isPresent();
     }

@@ -68,7 +68,10 @@ public class LogWriter implements SmartLifecycle {
 
     @Override
     public void start() {
-        flusher = Thread.ofPlatform().name("log-writer").daemon().start(this::run);
+        // Assigned before it starts: the loop runs only while it is the current one.
+        Thread thread = Thread.ofPlatform().name("log-writer").daemon().unstarted(this::run);
+        flusher = thread;
+        thread.start();
     }
 
     @Override
@@ -83,6 +86,12 @@ public class LogWriter implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return flusher != null;
+    }
+
+    @Override
+    public int getPhase() {
+        // Started before and stopped after the backends that write to it.
+        return SmartLifecycle.DEFAULT_PHASE - 1000;
     }
 
     private void run() {

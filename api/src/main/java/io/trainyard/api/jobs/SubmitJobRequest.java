@@ -25,10 +25,13 @@ public record SubmitJobRequest(
         @Schema(description = "Fail at once (no capacity) instead of running on CPU slots when GPUs are short")
         Boolean requireGpus,
         @Schema(description = "Stop the job after this many seconds; default from the resource config or the server")
-        Long timeoutSeconds) {
+        Long timeoutSeconds,
+        @Schema(description = "Attempts in all (1-10) when the infrastructure fails the job (lost host, lost run), "
+                + "with a backoff in seconds doubled for each attempt (default 30)")
+        JobSubmission.RetryPolicy retryPolicy) {
 
     JobSubmission toSubmission() {
         return new JobSubmission(jobName, taskConfig, taskConfigUri, resourceConfig, resourceConfigUri, labels,
-                priority, requireGpus, timeoutSeconds);
+                priority, requireGpus, timeoutSeconds, retryPolicy);
     }
 }

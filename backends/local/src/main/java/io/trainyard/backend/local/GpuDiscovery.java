@@ -1,5 +1,6 @@
 package io.trainyard.backend.local;
 
+import io.trainyard.agent.Gpu;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

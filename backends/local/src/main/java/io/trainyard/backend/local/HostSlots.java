@@ -1,5 +1,6 @@
 package io.trainyard.backend.local;
 
+import io.trainyard.agent.Gpu;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.trainyard.backend.local;
 
+import io.trainyard.agent.Gpu;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
@@ -167,6 +168,11 @@ public class LocalBackend implements Backend, SmartLifecycle {
         if (run != null) {
             run.requestCancel();
         }
+    }
+
+    /** Kills every run of this host without reporting: their jobs were settled elsewhere (lost lease). */
+    void killAllRuns() {
+        runs.values().forEach(LocalRun::kill);
     }
 
     private void start(Job job, JobSpec spec) {
@@ -381,11 +387,5 @@ public class LocalBackend implements Backend, SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
-    }
-
-    @Override
-    public int getPhase() {
-        // Stop before the log writer and the database connection pool go away.
-        return SmartLifecycle.DEFAULT_PHASE + 100;
     }
 }

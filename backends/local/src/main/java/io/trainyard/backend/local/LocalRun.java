@@ -67,6 +67,11 @@ final class LocalRun {
         cancelRequested = true;
     }
 
+    /** Kills the workers at once; the outcome this run then reports is refused as stale. */
+    void kill() {
+        workers.forEach(worker -> worker.signalGroup("KILL"));
+    }
+
     /**
      * Blocks until every worker has exited, then drains the output files.
      *

@@ -1,5 +1,6 @@
 package io.trainyard.backend.local;
 
+import io.trainyard.agent.Gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
