@@ -1,5 +1,6 @@
 package io.trainyard.agent;
 
+import io.trainyard.BackgroundLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -16,7 +17,7 @@ public class AgentReaper implements SmartLifecycle {
     private static final long INTERVAL_MILLIS = 1_000;
 
     private final AgentRegistry registry;
-    private volatile Thread loop;
+    private final BackgroundLoop loop = new BackgroundLoop("agent-reaper", this::reapOnce);
 
     public AgentReaper(AgentRegistry registry) {
         this.registry = registry;
@@ -24,38 +25,25 @@ public class AgentReaper implements SmartLifecycle {
 
     @Override
     public void start() {
-        // Assigned before it starts: the loop runs only while it is the current one.
-        Thread thread = Thread.ofPlatform().name("agent-reaper").daemon().unstarted(this::run);
-        loop = thread;
-        thread.start();
+        loop.start();
     }
 
     @Override
     public void stop() {
-        Thread running = loop;
-        loop = null;
-        if (running != null) {
-            running.interrupt();
-        }
+        loop.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return loop != null;
+        return loop.isRunning();
     }
 
-    private void run() {
-        while (loop == Thread.currentThread()) {
-            try {
-                registry.reapExpired();
-            } catch (RuntimeException e) {
-                log.warn("Looking for lost agents failed: {}", e.toString());
-            }
-            try {
-                Thread.sleep(INTERVAL_MILLIS);
-            } catch (InterruptedException e) {
-                return;
-            }
+    private void reapOnce() throws InterruptedException {
+        try {
+            registry.reapExpired();
+        } catch (RuntimeException e) {
+            log.warn("Looking for lost agents failed: {}", e.toString());
         }
+        Thread.sleep(INTERVAL_MILLIS);
     }
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.trainyard.BackgroundLoop;
 import io.trainyard.TrainyardProperties;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
@@ -46,7 +47,7 @@ public class Dispatcher implements SmartLifecycle {
     private final TransactionTemplate transaction;
     private final TrainyardProperties properties;
     private final Semaphore wakeUps = new Semaphore(0);
-    private volatile Thread loop;
+    private final BackgroundLoop loop = new BackgroundLoop("dispatcher", this::dispatchPass);
 
     public Dispatcher(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
             PlatformTransactionManager transactionManager, TrainyardProperties properties) {
@@ -60,29 +61,17 @@ public class Dispatcher implements SmartLifecycle {
     @Override
     public void start() {
         recoverRunsOfThisNode();
-        // Assigned before it starts: the loop runs only while it is the current one.
-        Thread thread = Thread.ofPlatform().name("dispatcher").daemon().unstarted(this::run);
-        loop = thread;
-        thread.start();
+        loop.start();
     }
 
     @Override
     public void stop() {
-        Thread running = loop;
-        loop = null;
-        if (running != null) {
-            running.interrupt();
-            try {
-                running.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        loop.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return loop != null;
+        return loop.isRunning();
     }
 
     @TransactionalEventListener
@@ -115,24 +104,20 @@ public class Dispatcher implements SmartLifecycle {
         }
     }
 
-    private void run() {
-        while (loop == Thread.currentThread()) {
-            try {
-                forwardCancelsFromOtherReplicas();
-                for (Backend backend : backends.values()) {
-                    while (dispatchOne(backend)) {
-                        // keep going while jobs are placed or settled
-                    }
+    private void dispatchPass() throws InterruptedException {
+        try {
+            forwardCancelsFromOtherReplicas();
+            for (Backend backend : backends.values()) {
+                while (dispatchOne(backend)) {
+                    // keep going while jobs are placed or settled
                 }
-                wakeUps.tryAcquire(properties.dispatchPollInterval().toMillis(), TimeUnit.MILLISECONDS);
-                wakeUps.drainPermits();
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                // The database may be away; keep the loop alive and try again after a pause.
-                log.warn("Dispatch pass failed: {}", e.toString());
-                sleepQuietly(1_000);
             }
+            wakeUps.tryAcquire(properties.dispatchPollInterval().toMillis(), TimeUnit.MILLISECONDS);
+            wakeUps.drainPermits();
+        } catch (RuntimeException e) {
+            // The database may be away; keep the loop alive and try again after a pause.
+            log.warn("Dispatch pass failed: {}", e.toString());
+            Thread.sleep(1_000);
         }
     }
 
@@ -183,13 +168,5 @@ public class Dispatcher implements SmartLifecycle {
             backend.launch(claimed, JobSpec.of(claimed));
         }
         return Boolean.TRUE.equals(progressed);
-    }
-
-    private static void sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

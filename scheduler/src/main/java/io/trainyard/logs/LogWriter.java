@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
+import io.trainyard.BackgroundLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +28,7 @@ public class LogWriter implements SmartLifecycle {
     private final LogFollowers followers;
     private final Counter linesIngested;
     private final Set<LogSink> open = ConcurrentHashMap.newKeySet();
-    private volatile Thread flusher;
+    private final BackgroundLoop flusher = new BackgroundLoop("log-writer", this::flushAll);
 
     public LogWriter(LogStore store, LogFollowers followers, MeterRegistry registry) {
         this.store = store;
@@ -68,24 +69,17 @@ public class LogWriter implements SmartLifecycle {
 
     @Override
     public void start() {
-        // Assigned before it starts: the loop runs only while it is the current one.
-        Thread thread = Thread.ofPlatform().name("log-writer").daemon().unstarted(this::run);
-        flusher = thread;
-        thread.start();
+        flusher.start();
     }
 
     @Override
     public void stop() {
-        Thread running = flusher;
-        flusher = null;
-        if (running != null) {
-            running.interrupt();
-        }
+        flusher.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return flusher != null;
+        return flusher.isRunning();
     }
 
     @Override
@@ -94,24 +88,18 @@ public class LogWriter implements SmartLifecycle {
         return SmartLifecycle.DEFAULT_PHASE - 1000;
     }
 
-    private void run() {
-        while (flusher == Thread.currentThread()) {
-            for (LogSink sink : open) {
-                try {
-                    // A backlog is stored chunk after chunk, not one chunk per tick.
-                    while (flush(sink) == LogSink.MAX_LINES_PER_CHUNK) {
-                        // keep going
-                    }
-                } catch (RuntimeException e) {
-                    log.warn("Storing log lines of job {} failed, will retry: {}", sink.jobId(), e.toString());
-                }
-            }
+    private void flushAll() throws InterruptedException {
+        for (LogSink sink : open) {
             try {
-                Thread.sleep(FLUSH_INTERVAL_MILLIS);
-            } catch (InterruptedException e) {
-                return;
+                // A backlog is stored chunk after chunk, not one chunk per tick.
+                while (flush(sink) == LogSink.MAX_LINES_PER_CHUNK) {
+                    // keep going
+                }
+            } catch (RuntimeException e) {
+                log.warn("Storing log lines of job {} failed, will retry: {}", sink.jobId(), e.toString());
             }
         }
+        Thread.sleep(FLUSH_INTERVAL_MILLIS);
     }
 
     /** Stores the next chunk of the sink; returns how many lines it held. */

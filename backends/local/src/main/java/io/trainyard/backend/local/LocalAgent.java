@@ -3,6 +3,7 @@ package io.trainyard.backend.local;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
+import io.trainyard.BackgroundLoop;
 import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.AgentProperties;
 import io.trainyard.agent.AgentRegistry;
@@ -27,7 +28,7 @@ public class LocalAgent implements SmartLifecycle {
     private final TrainyardProperties trainyard;
     private final AgentProperties properties;
     private final LocalBackendProperties local;
-    private volatile Thread loop;
+    private final BackgroundLoop loop = new BackgroundLoop("local-agent", this::heartbeatOnce);
     private long epoch;
 
     public LocalAgent(AgentRegistry registry, LocalBackend backend, TrainyardProperties trainyard,
@@ -42,24 +43,17 @@ public class LocalAgent implements SmartLifecycle {
     @Override
     public void start() {
         register();
-        // Assigned before it starts: the loop runs only while it is the current one.
-        Thread thread = Thread.ofPlatform().name("local-agent").daemon().unstarted(this::run);
-        loop = thread;
-        thread.start();
+        loop.start();
     }
 
     @Override
     public void stop() {
-        Thread running = loop;
-        loop = null;
-        if (running != null) {
-            running.interrupt();
-        }
+        loop.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return loop != null;
+        return loop.isRunning();
     }
 
     @Override
@@ -72,23 +66,17 @@ public class LocalAgent implements SmartLifecycle {
         epoch = registry.register(trainyard.nodeId(), hostName(), backend.gpus(), local.cpuSlots());
     }
 
-    private void run() {
-        while (loop == Thread.currentThread()) {
-            try {
-                Thread.sleep(properties.heartbeatInterval().toMillis());
-            } catch (InterruptedException e) {
-                return;
+    private void heartbeatOnce() throws InterruptedException {
+        Thread.sleep(properties.heartbeatInterval().toMillis());
+        try {
+            if (!registry.heartbeat(trainyard.nodeId(), epoch)) {
+                log.warn("Node {} lost its lease (epoch {}); stopping its stale runs and registering again",
+                        trainyard.nodeId(), epoch);
+                backend.killAllRuns();
+                register();
             }
-            try {
-                if (!registry.heartbeat(trainyard.nodeId(), epoch)) {
-                    log.warn("Node {} lost its lease (epoch {}); stopping its stale runs and registering again",
-                            trainyard.nodeId(), epoch);
-                    backend.killAllRuns();
-                    register();
-                }
-            } catch (RuntimeException e) {
-                log.warn("Heartbeat of node {} failed: {}", trainyard.nodeId(), e.toString());
-            }
+        } catch (RuntimeException e) {
+            log.warn("Heartbeat of node {} failed: {}", trainyard.nodeId(), e.toString());
         }
     }
 
