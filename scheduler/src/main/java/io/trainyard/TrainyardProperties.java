@@ -21,6 +21,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     jobs cannot starve an old one
  * @param starvationThreshold a job that has waited this long and still does not fit stops smaller jobs
  *     behind it from being placed on this node (backfill), so capacity drains for it
+ * @param maxLogLinesPerAttempt lines stored for one attempt of a job; past it a marker line says so and the
+ *     rest stays only in the worker's output files
  */
 @ConfigurationProperties("trainyard")
 public record TrainyardProperties(
@@ -29,7 +31,8 @@ public record TrainyardProperties(
         @DefaultValue("24h") Duration defaultJobTimeout,
         @DefaultValue("250ms") Duration dispatchPollInterval,
         @DefaultValue("60s") Duration priorityAgeing,
-        @DefaultValue("10m") Duration starvationThreshold) {
+        @DefaultValue("10m") Duration starvationThreshold,
+        @DefaultValue("10000000") long maxLogLinesPerAttempt) {
 
     public TrainyardProperties {
         dataDir = dataDir.toAbsolutePath().normalize();

@@ -42,6 +42,12 @@ public class LogStore {
                 .param(jobId).query(Long.class).single();
     }
 
+    /** How many lines of the attempt are stored. */
+    public long countLines(UUID jobId, int attempt) {
+        return jdbc.sql("select coalesce(sum(line_count), 0) from log_chunks where job_id = ? and attempt = ?")
+                .params(jobId, attempt).query(Long.class).single();
+    }
+
     /** Stores lines numbered from {@code firstSeq} and the file positions just past them, atomically. */
     public void append(UUID jobId, int attempt, long firstSeq, List<PendingLine> lines) {
         StringWriter encoded = new StringWriter(lines.size() * 96);

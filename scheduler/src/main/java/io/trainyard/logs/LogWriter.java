@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.trainyard.BackgroundLoop;
+import io.trainyard.TrainyardProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +26,15 @@ public class LogWriter implements SmartLifecycle {
     static final long FLUSH_INTERVAL_MILLIS = 25;
 
     private final LogStore store;
+    private final long maxLinesPerAttempt;
     private final LogFollowers followers;
     private final Counter linesIngested;
     private final Set<LogSink> open = ConcurrentHashMap.newKeySet();
     private final BackgroundLoop flusher = new BackgroundLoop("log-writer", this::flushAll);
 
-    public LogWriter(LogStore store, LogFollowers followers, MeterRegistry registry) {
+    public LogWriter(LogStore store, LogFollowers followers, MeterRegistry registry, TrainyardProperties properties) {
         this.store = store;
+        this.maxLinesPerAttempt = properties.maxLogLinesPerAttempt();
         this.followers = followers;
         this.linesIngested = Counter.builder("trainyard.logs.lines.ingested")
                 .description("Log lines stored, from all jobs").register(registry);
@@ -39,7 +42,8 @@ public class LogWriter implements SmartLifecycle {
 
     /** Opens the sink of a job attempt; its numbering continues after the job's stored lines. */
     public LogSink open(UUID jobId, int attempt) {
-        LogSink sink = new LogSink(jobId, attempt, store.lastSeq(jobId) + 1);
+        LogSink sink = new LogSink(jobId, attempt, store.lastSeq(jobId) + 1, maxLinesPerAttempt,
+                store.countLines(jobId, attempt));
         open.add(sink);
         return sink;
     }
