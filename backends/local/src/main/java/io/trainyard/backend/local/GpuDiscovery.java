@@ -1,12 +1,12 @@
 package io.trainyard.backend.local;
 
-import io.trainyard.agent.Gpu;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.trainyard.agent.Gpu;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

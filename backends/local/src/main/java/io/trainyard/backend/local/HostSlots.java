@@ -1,6 +1,5 @@
 package io.trainyard.backend.local;
 
-import io.trainyard.agent.Gpu;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -8,6 +7,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
 
+import io.trainyard.agent.Gpu;
 import io.trainyard.dispatch.Reservation;
 
 /**

@@ -1,13 +1,10 @@
 package io.trainyard.backend.local;
 
-import io.trainyard.agent.Gpu;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,12 +14,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.trainyard.TrainyardProperties;
+import io.trainyard.agent.Gpu;
 import io.trainyard.dispatch.Backend;
 import io.trainyard.dispatch.LaunchPlan;
 import io.trainyard.dispatch.Reservation;
@@ -65,8 +62,7 @@ public class LocalBackend implements Backend, SmartLifecycle {
     private final LogWriter logWriter;
     private final LogStore logStore;
     private final HostSlots slots;
-    private final Path supervisor;
-    private final String python;
+    private final Supervisor supervisor;
     private final Timer dispatchLatency;
     private final Map<UUID, LocalRun> runs = new ConcurrentHashMap<>();
     private final Map<UUID, Thread> watchers = new ConcurrentHashMap<>();
@@ -81,8 +77,7 @@ public class LocalBackend implements Backend, SmartLifecycle {
         this.logWriter = logWriter;
         this.logStore = logStore;
         this.slots = new HostSlots(trainyard.nodeId(), GpuDiscovery.discover(properties.nvidiaSmi()), properties.cpuSlots());
-        this.supervisor = installSupervisor(trainyard.dataDir());
-        this.python = resolvePython(properties.python());
+        this.supervisor = Supervisor.install(trainyard.dataDir(), properties.python());
         this.dispatchLatency = Timer.builder("trainyard.jobs.dispatch.latency")
                 .description("From a job's claim to its trainer processes running")
                 .publishPercentiles(0.5, 0.99).register(registry);
@@ -192,7 +187,7 @@ public class LocalBackend implements Backend, SmartLifecycle {
                     folder, placement, spec.slots(), freePort(), properties);
             sink = logWriter.open(id, attempt);
             for (LaunchPlan.Worker worker : workers) {
-                started.add(WorkerProcess.spawn(python, supervisor, worker, folder, attempt));
+                started.add(WorkerProcess.spawn(supervisor, worker, folder, attempt));
             }
         } catch (IOException | RuntimeException e) {
             log.warn("Launching job {} failed", id, e);
@@ -337,39 +332,6 @@ public class LocalBackend implements Backend, SmartLifecycle {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
-    }
-
-    private static Path installSupervisor(Path dataDir) throws IOException {
-        Files.createDirectories(dataDir);
-        Path target = dataDir.resolve("supervise.py");
-        try (InputStream script = LocalBackend.class.getResourceAsStream("supervise.py")) {
-            if (script == null) {
-                throw new IOException("supervise.py is missing from the local backend's jar");
-            }
-            Files.copy(script, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-        return target;
-    }
-
-    /**
-     * The real interpreter behind {@code python} (pyenv and similar put a slow shell shim first on PATH):
-     * starting the supervisor directly keeps dispatch latency low.
-     */
-    private static String resolvePython(String python) {
-        try {
-            Process process = new ProcessBuilder(python, "-c", "import sys; print(sys.executable)")
-                    .redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (process.waitFor(20, TimeUnit.SECONDS) && process.exitValue() == 0 && !output.isEmpty()) {
-                return output;
-            }
-            log.warn("{} did not say where it lives ({}); using it as given", python, output);
-        } catch (IOException e) {
-            log.error("The local backend needs {} to supervise trainer processes: {}", python, e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return python;
     }
 
     @Override

@@ -43,10 +43,10 @@ final class WorkerProcess {
         }
     }
 
-    static WorkerProcess spawn(String python, Path supervisor, LaunchPlan.Worker worker, WorkFolder folder,
-            int attempt) throws IOException {
+    static WorkerProcess spawn(Supervisor supervisor, LaunchPlan.Worker worker, WorkFolder folder, int attempt)
+            throws IOException {
         int rank = worker.rank();
-        List<String> command = new ArrayList<>(List.of(python, "-I", supervisor.toString(),
+        List<String> command = new ArrayList<>(List.of(supervisor.python(), "-I", supervisor.script().toString(),
                 folder.pidFile(attempt, rank).toString(), folder.exitFile(attempt, rank).toString(),
                 folder.stdout(attempt, rank).toString(), folder.stderr(attempt, rank).toString(), "--"));
         command.addAll(worker.argv());

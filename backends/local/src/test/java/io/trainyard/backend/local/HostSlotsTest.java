@@ -1,11 +1,11 @@
 package io.trainyard.backend.local;
 
-import io.trainyard.agent.Gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.UUID;
 
+import io.trainyard.agent.Gpu;
 import io.trainyard.dispatch.Reservation;
 import org.junit.jupiter.api.Test;
 
