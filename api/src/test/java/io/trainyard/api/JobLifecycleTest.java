@@ -12,12 +12,10 @@ import java.util.Map;
 import io.trainyard.testing.ApiClient;
 import io.trainyard.testing.ApiClient.SseEvent;
 import io.trainyard.testing.JobBodies;
-import io.trainyard.testing.RunningServer;
-import io.trainyard.testing.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
+import io.trainyard.testing.ServerExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /** Jobs run as real processes on this host, their logs followed over real HTTP and SSE. */
@@ -25,20 +23,13 @@ class JobLifecycleTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    @TempDir
-    static Path dataDir;
-    static RunningServer server;
+    @RegisterExtension
+    static final ServerExtension server = new ServerExtension("lifecycle-node");
     static ApiClient api;
 
     @BeforeAll
-    static void startServer() {
-        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "lifecycle-node");
+    static void useServer() {
         api = server.api();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
     }
 
     @Test

@@ -12,31 +12,22 @@ import java.util.Set;
 
 import io.trainyard.testing.ApiClient;
 import io.trainyard.testing.JobBodies;
-import io.trainyard.testing.RunningServer;
-import io.trainyard.testing.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
+import io.trainyard.testing.ServerExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /** Bad input gets a precise answer and stores nothing; good input is stored once and listed. */
 class SubmissionTest {
 
-    @TempDir
-    static Path dataDir;
-    static RunningServer server;
+    @RegisterExtension
+    static final ServerExtension server = new ServerExtension("submission-node");
     static ApiClient api;
 
     @BeforeAll
-    static void startServer() {
-        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "submission-node");
+    static void useServer() {
         api = server.api();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
     }
 
     @Test
@@ -102,8 +93,8 @@ class SubmissionTest {
 
     @Test
     void configsAreReadFromFileUrisInSnakeOrCamelCase() throws Exception {
-        Path task = dataDir.resolve("task.yaml");
-        Path resource = dataDir.resolve("resource.yaml");
+        Path task = server.dataDir().resolve("task.yaml");
+        Path resource = server.dataDir().resolve("resource.yaml");
         java.nio.file.Files.writeString(task, JobBodies.taskConfig("print('from a file')", "outputs/model.pt"));
         java.nio.file.Files.writeString(resource, JobBodies.RESOURCE_CONFIG.formatted(1));
         Map<String, Object> body = new LinkedHashMap<>();

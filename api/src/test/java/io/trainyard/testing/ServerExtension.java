@@ -1,0 +1,50 @@
+package io.trainyard.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One real server for all tests of a class, on a fresh database and data folder:
+ * {@code @RegisterExtension static ServerExtension server = new ServerExtension("node-id");}.
+ */
+public final class ServerExtension implements BeforeAllCallback, AfterAllCallback {
+
+    private final String nodeId;
+    private final String[] arguments;
+    private Path dataDir;
+    private RunningServer server;
+
+    public ServerExtension(String nodeId, String... arguments) {
+        this.nodeId = nodeId;
+        this.arguments = arguments;
+    }
+
+    public ApiClient api() {
+        return server.api();
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        dataDir = Files.createTempDirectory("trainyard-" + nodeId);
+        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, nodeId, arguments);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+        server.close();
+        try (Stream<Path> paths = Files.walk(dataDir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+}
