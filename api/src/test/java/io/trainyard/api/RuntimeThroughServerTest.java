@@ -1,0 +1,59 @@
+package io.trainyard.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.ServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The training runtime run by the server as users run it: the node-classification example with two
+ * workers, which join one torch.distributed world (gloo on CPU) from the environment the server gives them.
+ * Needs the runtime's virtual environment (`bash runtime/install.sh`, which the README's test command runs).
+ */
+class RuntimeThroughServerTest {
+
+    private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
+    private static final Path RUNTIME_PYTHON = REPOSITORY.resolve("runtime/.venv/bin/python");
+
+    @RegisterExtension
+    static final ServerExtension server = new ServerExtension("runtime-node", "--trainyard.local.cpu-slots=2");
+
+    @Test
+    void twoWorkersTrainTheNodeClassificationExampleTogether() throws Exception {
+        assertThat(RUNTIME_PYTHON).as("the runtime's virtualenv; run bash runtime/install.sh").exists();
+        String task = Files.readString(REPOSITORY.resolve("examples/node-classification/task_config.yaml"))
+                .replace("command: python -m trainyard_runtime.train", "command: " + RUNTIME_PYTHON + " -m trainyard_runtime.train");
+        String resource = Files.readString(REPOSITORY.resolve("examples/node-classification/resource_config.yaml"))
+                .replaceAll("numWorkers: \\d+", "numWorkers: 2");
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobName", "node_classification_ddp");
+        body.put("taskConfig", task);
+        body.put("resourceConfig", resource);
+        ApiClient api = server.api();
+
+        String id = api.submit(body).body().get("id").asString();
+        JsonNode job = api.awaitEnded(id, Duration.ofMinutes(4));
+
+        List<String> lines = new ArrayList<>();
+        api.get("/jobs/" + id + "/logs?limit=10000").body().get("lines")
+                .forEach(line -> lines.add("[rank " + line.get("rank").asInt() + "] " + line.get("text").asString()));
+        assertThat(job.get("state").asString()).as("job %s, log:%n%s", job, String.join("\n", lines)).isEqualTo("SUCCEEDED");
+        assertThat(job.get("placement").get("cpuSlots").asInt()).isEqualTo(2);
+        JsonNode metrics = ApiClient.JSON.readTree(Files.readString(Path.of(URI.create(job.get("outputs").get("evalMetricsUri").asString()))));
+        assertThat(metrics.get("world_size").asInt()).isEqualTo(2);
+        assertThat(metrics.get("test").get("accuracy").asDouble()).isGreaterThanOrEqualTo(0.9);
+        assertThat(Path.of(URI.create(job.get("outputs").get("trainedModelUri").asString()))).exists();
+    }
+}
