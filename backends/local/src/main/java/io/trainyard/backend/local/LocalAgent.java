@@ -9,6 +9,7 @@ import io.trainyard.agent.AgentProperties;
 import io.trainyard.agent.AgentRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -19,6 +20,8 @@ import org.springframework.stereotype.Component;
  * here are stale, so they are killed before the agent registers again.
  */
 @Component
+// An API-only replica runs no jobs, so it offers no capacity.
+@ConditionalOnProperty(name = "trainyard.dispatcher.enabled", matchIfMissing = true)
 public class LocalAgent implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(LocalAgent.class);

@@ -37,6 +37,12 @@ import io.trainyard.logs.LogSink;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.LogStream;
 import io.trainyard.logs.LogWriter;
+import io.trainyard.placement.AgentCapacity;
+import io.trainyard.placement.Demand;
+import io.trainyard.placement.Placement;
+import io.trainyard.placement.PlacementDecision;
+import io.trainyard.placement.Placer;
+import io.trainyard.placement.PoolCapacity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -61,7 +67,8 @@ public class LocalBackend implements Backend, SmartLifecycle {
     private final JobTransitions transitions;
     private final LogWriter logWriter;
     private final LogStore logStore;
-    private final HostSlots slots;
+    private final List<Gpu> gpus;
+    private final PoolCapacity pool;
     private final Supervisor supervisor;
     private final Timer dispatchLatency;
     private final Map<UUID, LocalRun> runs = new ConcurrentHashMap<>();
@@ -69,19 +76,20 @@ public class LocalBackend implements Backend, SmartLifecycle {
     private volatile boolean running;
 
     public LocalBackend(TrainyardProperties trainyard, LocalBackendProperties properties,
-            JobTransitions transitions, LogWriter logWriter, LogStore logStore, MeterRegistry registry)
+            JobTransitions transitions, LogWriter logWriter, LogStore logStore, PoolCapacity pool, MeterRegistry registry)
             throws IOException {
         this.trainyard = trainyard;
         this.properties = properties;
         this.transitions = transitions;
         this.logWriter = logWriter;
         this.logStore = logStore;
-        this.slots = new HostSlots(trainyard.nodeId(), GpuDiscovery.discover(properties.nvidiaSmi()), properties.cpuSlots());
+        this.gpus = GpuDiscovery.discover(properties.nvidiaSmi());
+        this.pool = pool;
         this.supervisor = Supervisor.install(trainyard.dataDir(), properties.python());
         this.dispatchLatency = Timer.builder("trainyard.jobs.dispatch.latency")
                 .description("From a job's claim to its trainer processes running")
                 .publishPercentiles(0.5, 0.99).register(registry);
-        log.info("Local pool of node {}: {} GPU(s), {} CPU slot(s)", trainyard.nodeId(), slots.gpus().size(), properties.cpuSlots());
+        log.info("Local pool of node {}: {} GPU(s), {} CPU slot(s)", trainyard.nodeId(), gpus.size(), properties.cpuSlots());
     }
 
     @Override
@@ -95,7 +103,7 @@ public class LocalBackend implements Backend, SmartLifecycle {
     }
 
     public List<Gpu> gpus() {
-        return slots.gpus();
+        return gpus;
     }
 
     @Override
@@ -108,8 +116,7 @@ public class LocalBackend implements Backend, SmartLifecycle {
                         "'" + uri + "' is on GCS; the local backend writes outputs to local paths or file:// URIs"));
             }
         });
-        StringBuilder never = new StringBuilder();
-        Placement shape = slots.shapeFor(spec.slots(), spec.requireGpus(), never);
+        Placement shape = ownCapacity().shapeFor(new Demand(spec.slots(), spec.requireGpus()));
         List<LaunchPlan.Worker> workers = List.of();
         try {
             workers = TrainerInvocation.workers(jobId, 1, spec.jobName(), spec.task(), folder,
@@ -124,7 +131,8 @@ public class LocalBackend implements Backend, SmartLifecycle {
         placement.put("node", trainyard.nodeId());
         placement.put("workers", spec.slots());
         if (shape == null) {
-            placement.put("noCapacity", never.toString());
+            placement.put("noCapacity", "the job requires " + spec.slots() + " GPU(s) and host " + trainyard.nodeId()
+                    + " has " + gpus.size());
         } else {
             placement.put("device", shape.device());
             placement.put("gpus", shape.gpus());
@@ -144,12 +152,25 @@ public class LocalBackend implements Backend, SmartLifecycle {
 
     @Override
     public Reservation reserve(Job job) {
-        return slots.reserve(job.getId(), job.getSlots(), job.isRequireGpus());
+        List<AgentCapacity> agents = pool.activeAgents();
+        agents.sort(Placer.preferring(trainyard.nodeId()));
+        return switch (Placer.place(new Demand(job.getSlots(), job.isRequireGpus()), agents)) {
+            // Another agent fits it better: the server running that agent places it there.
+            case PlacementDecision.OnAgent on -> on.placement().node().equals(trainyard.nodeId())
+                    ? new Reservation.Placed(on.placement().toJson()) : new Reservation.Wait();
+            case PlacementDecision.Wait wait -> new Reservation.Wait();
+            case PlacementDecision.Never never -> new Reservation.Never(never.reason());
+        };
     }
 
     @Override
     public void release(UUID jobId) {
-        slots.release(jobId);
+        // Nothing is held in memory: capacity is derived from the job rows, so an uncommitted claim took nothing.
+    }
+
+    /** This host's inventory, all of it free: what a job could ever get here. */
+    private AgentCapacity ownCapacity() {
+        return new AgentCapacity(trainyard.nodeId(), gpus.stream().map(Gpu::index).toList(), properties.cpuSlots());
     }
 
     @Override
@@ -220,7 +241,6 @@ public class LocalBackend implements Backend, SmartLifecycle {
                         "the server stopped while the job was starting"));
                 continue;
             }
-            slots.restore(id, Placement.fromJson(job.getPlacement()));
             RunState state = RunState.fromJson(job.getRunState());
             List<WorkerProcess> workers = state.workers().stream()
                     .map(worker -> WorkerProcess.find(worker, folder, attempt).orElse(WorkerProcess.ended(worker, folder, attempt)))
@@ -228,7 +248,6 @@ public class LocalBackend implements Backend, SmartLifecycle {
             long alive = workers.stream().filter(WorkerProcess::isAlive).count();
             boolean allRecorded = workers.stream().allMatch(worker -> worker.isAlive() || worker.exit().recorded());
             if (alive == 0 && !allRecorded) {
-                slots.release(id);
                 transitions.finish(id, attempt, RunOutcome.failed(FailureCause.CONTROL_PLANE, null,
                         "the trainer processes were gone without a trace when the server restarted"));
                 continue;
@@ -283,10 +302,8 @@ public class LocalBackend implements Backend, SmartLifecycle {
         }
     }
 
-    /** Frees the job's resources and records its outcome. */
+    /** Records the outcome; the job's resources are free once it commits. */
     private void settle(UUID id, int attempt, RunOutcome outcome) {
-        // Freed first: recording the outcome wakes the dispatcher, which should find the capacity free.
-        slots.release(id);
         persist(id, () -> transitions.finish(id, attempt, outcome));
     }
 

@@ -9,6 +9,7 @@ import java.util.UUID;
 
 import io.trainyard.dispatch.LaunchPlan;
 import io.trainyard.gigl.TaskConfig;
+import io.trainyard.placement.Placement;
 
 /**
  * The trainer command line and environment of GiGL's contract: {@code <command words> --job_name=…

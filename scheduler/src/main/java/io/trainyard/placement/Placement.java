@@ -1,34 +1,34 @@
-package io.trainyard.backend.local;
+package io.trainyard.placement;
 
 import java.util.List;
 
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Where a local job's workers run: one GPU each ({@code device = "gpu"}), or CPU slots. Stored on the job
- * as JSON and shown to users.
+ * Where a job's workers run: all on one agent ({@code node}), one GPU each ({@code device = "gpu"}) or on
+ * CPU slots. Stored on the job as JSON and shown to users; the pool's free capacity is derived from it.
  */
 public record Placement(String node, String device, List<Integer> gpus, int cpuSlots) {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    static Placement onGpus(String node, List<Integer> gpus) {
+    public static Placement onGpus(String node, List<Integer> gpus) {
         return new Placement(node, "gpu", List.copyOf(gpus), 0);
     }
 
-    static Placement onCpu(String node, int cpuSlots) {
+    public static Placement onCpu(String node, int cpuSlots) {
         return new Placement(node, "cpu", List.of(), cpuSlots);
     }
 
-    boolean usesGpus() {
+    public boolean usesGpus() {
         return "gpu".equals(device);
     }
 
-    String toJson() {
+    public String toJson() {
         return JSON.writeValueAsString(this);
     }
 
-    static Placement fromJson(String json) {
+    public static Placement fromJson(String json) {
         return JSON.readValue(json, Placement.class);
     }
 }
