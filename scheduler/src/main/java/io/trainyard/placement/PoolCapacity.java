@@ -9,9 +9,7 @@ import io.trainyard.agent.Agent;
 import io.trainyard.agent.AgentRepository;
 import io.trainyard.agent.AgentState;
 import io.trainyard.agent.Gpu;
-import io.trainyard.job.Job;
-import io.trainyard.job.JobRepository;
-import io.trainyard.job.JobState;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
@@ -23,11 +21,11 @@ import org.springframework.stereotype.Repository;
 public class PoolCapacity {
 
     private final AgentRepository agents;
-    private final JobRepository jobs;
+    private final JdbcClient jdbc;
 
-    public PoolCapacity(AgentRepository agents, JobRepository jobs) {
+    public PoolCapacity(AgentRepository agents, JdbcClient jdbc) {
         this.agents = agents;
-        this.jobs = jobs;
+        this.jdbc = jdbc;
     }
 
     /** Active agents with what is free on each now. */
@@ -39,12 +37,18 @@ public class PoolCapacity {
                         agent.getCpuSlots()));
             }
         }
-        for (Job job : jobs.findByStateIn(JobState.ACTIVE)) {
-            AgentCapacity agent = byId.get(job.getNodeId());
-            if (agent != null && job.getPlacement() != null) {
-                agent.take(Placement.fromJson(job.getPlacement()));
-            }
-        }
+        // Only the two columns needed: thousands of running jobs are read on every placement.
+        jdbc.sql("""
+                select node_id, placement from jobs
+                where state in ('STARTING', 'RUNNING', 'CANCELLING') and placement is not null""")
+                .query((rs, row) -> {
+                    AgentCapacity agent = byId.get(rs.getString(1));
+                    if (agent != null) {
+                        agent.take(Placement.fromJson(rs.getString(2)));
+                    }
+                    return agent;
+                })
+                .list();
         return new ArrayList<>(byId.values());
     }
 }
