@@ -46,4 +46,9 @@ public interface Backend {
 
     /** After a restart: re-attach to, or settle, the runs this node had when it stopped. */
     void recover(List<Job> activeJobsOfThisNode);
+
+    /** Where a person can look at the job's run outside Trainyard (a console, TensorBoard), by kind; none by default. */
+    default Map<String, String> links(Job job) {
+        return Map.of();
+    }
 }
