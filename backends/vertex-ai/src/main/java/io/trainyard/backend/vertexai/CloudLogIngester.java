@@ -54,6 +54,7 @@ final class CloudLogIngester {
                 .setOrderBy("timestamp asc")
                 .setPageSize(PAGE_SIZE)
                 .build();
+        CloudLogCursor start = cursor;
         int queued = 0;
         int skipped = 0;
         String pageToken = "";
@@ -65,8 +66,10 @@ final class CloudLogIngester {
             List<PendingLine> lines = new ArrayList<>();
             for (LogEntry entry : page.getValues()) {
                 long micros = entry.getTimestamp().getSeconds() * 1_000_000L + entry.getTimestamp().getNanos() / 1_000;
-                if (micros < cursor.epochMicros()
-                        || (micros == cursor.epochMicros() && skipped < cursor.storedAtThatMicro())) {
+                // Only the entries of the microsecond the listing starts at were stored before; compared with the
+                // moving cursor, a second entry of any microsecond would be taken for one already stored.
+                if (micros < start.epochMicros()
+                        || (micros == start.epochMicros() && skipped < start.storedAtThatMicro())) {
                     skipped++;
                     continue;
                 }

@@ -116,6 +116,11 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
         }
     }
 
+    @Override
+    public Map<String, String> links(Job job) {
+        return VertexLinks.of(job.getRunState());
+    }
+
     private void follow(Job job, JobSpec spec, boolean cancelling) {
         UUID id = job.getId();
         int attempt = job.getAttempt();

@@ -6,15 +6,19 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.google.api.gax.core.NoCredentialsProvider;
+import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.cloud.aiplatform.v1.JobServiceClient;
 import com.google.cloud.aiplatform.v1.JobServiceSettings;
 import com.google.cloud.logging.v2.LoggingClient;
 import com.google.cloud.logging.v2.LoggingSettings;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
+import io.grpc.ManagedChannelBuilder;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.LogWriter;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -38,10 +42,16 @@ public class VertexAiConfiguration {
         if (properties.loggingEndpoint() != null) {
             settings.setEndpoint(properties.loggingEndpoint());
         }
+        if (properties.emulator()) {
+            settings.setCredentialsProvider(NoCredentialsProvider.create())
+                    .setTransportChannelProvider(plaintext(LoggingSettings.defaultGrpcTransportProviderBuilder()));
+        }
         return LoggingClient.create(settings.build());
     }
 
+    /** Tests put an in-memory Storage in its place (there is no Cloud Storage emulator speaking gRPC here). */
     @Bean
+    @ConditionalOnMissingBean(Storage.class)
     Storage vertexStorage(VertexAiProperties properties) {
         return StorageOptions.newBuilder().setProjectId(properties.project()).build().getService();
     }
@@ -71,11 +81,19 @@ public class VertexAiConfiguration {
         };
     }
 
+    private static InstantiatingGrpcChannelProvider plaintext(InstantiatingGrpcChannelProvider.Builder channels) {
+        return channels.setChannelConfigurator(ManagedChannelBuilder::usePlaintext).build();
+    }
+
     private static JobServiceClient jobServiceClient(VertexAiProperties properties, String region) {
         try {
-            return JobServiceClient.create(JobServiceSettings.newBuilder()
-                    .setEndpoint(properties.apiEndpoint() != null ? properties.apiEndpoint() : region + "-aiplatform.googleapis.com:443")
-                    .build());
+            JobServiceSettings.Builder settings = JobServiceSettings.newBuilder()
+                    .setEndpoint(properties.apiEndpoint() != null ? properties.apiEndpoint() : region + "-aiplatform.googleapis.com:443");
+            if (properties.emulator()) {
+                settings.setCredentialsProvider(NoCredentialsProvider.create())
+                        .setTransportChannelProvider(plaintext(JobServiceSettings.defaultGrpcTransportProviderBuilder()));
+            }
+            return JobServiceClient.create(settings.build());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the Vertex AI client for " + region, e);
         }

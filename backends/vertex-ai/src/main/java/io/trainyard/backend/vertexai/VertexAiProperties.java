@@ -17,6 +17,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     ({@code projects/p/locations/r/tensorboards/n}) for jobs whose resource config names none
  * @param apiEndpoint overrides {@code <region>-aiplatform.googleapis.com:443} (tests, private endpoints)
  * @param loggingEndpoint overrides the Cloud Logging endpoint
+ * @param emulator for tests and emulators only: {@code apiEndpoint} and {@code loggingEndpoint} are
+ *     spoken to over plaintext gRPC without credentials
  * @param pollInterval the first wait between two looks at a running CustomJob
  * @param maxPollInterval the longest wait between two looks, reached by doubling
  * @param creationsPerMinute Vertex AI's quota of CustomJob creations per region
@@ -34,6 +36,7 @@ public record VertexAiProperties(
         String tensorboard,
         String apiEndpoint,
         String loggingEndpoint,
+        boolean emulator,
         @DefaultValue("10s") Duration pollInterval,
         @DefaultValue("60s") Duration maxPollInterval,
         @DefaultValue("60") int creationsPerMinute,

@@ -100,7 +100,7 @@ final class VertexRun {
         while (true) {
             VertexStates.Phase phase = VertexStates.of(job);
             if (phase instanceof VertexStates.Running && !markedRunning) {
-                String runState = "{\"customJob\":\"" + job.getName() + "\"}";
+                String runState = VertexLinks.runState(job);
                 Optional<JobState> now = persist(() -> services.transitions().markRunning(jobId, attempt, runState));
                 markedRunning = true;
                 if (now.isEmpty() || now.get() == JobState.CANCELLING) {

@@ -84,7 +84,7 @@ class CustomJobRequestTest {
     }
 
     static VertexAiProperties properties(String tensorboard) {
-        return new VertexAiProperties("my-project", "us-central1", CPU_IMAGE, CUDA_IMAGE, tensorboard, null, null,
+        return new VertexAiProperties("my-project", "us-central1", CPU_IMAGE, CUDA_IMAGE, tensorboard, null, null, false,
                 Duration.ofMillis(20), Duration.ofMillis(80), 60, 600, 60, Duration.ZERO);
     }
 

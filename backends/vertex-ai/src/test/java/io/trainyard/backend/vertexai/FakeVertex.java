@@ -1,12 +1,15 @@
 package io.trainyard.backend.vertexai;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,45 +31,82 @@ import com.google.protobuf.Empty;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 
 /**
- * An in-process gRPC fake of Vertex AI's JobService, driven by the real {@link JobServiceClient}: it keeps
- * the CustomJobs created, answers label filters as Vertex does for {@code labels.k="v" AND …}, and lets a
- * test move a job through its states. It records every request with the time it arrived.
+ * A gRPC fake of Vertex AI's JobService on a loopback port, driven by the real {@link JobServiceClient}
+ * (this one's {@link #client}, or a server pointed at {@link #endpoint()} with plaintext and no
+ * credentials): it keeps the CustomJobs created, answers label filters as Vertex does for
+ * {@code labels.k="v" AND …}, and lets a test move a job through its states or hold creations back. It
+ * records every request with the time it arrived.
  */
-final class FakeVertex implements AutoCloseable {
+public final class FakeVertex implements AutoCloseable {
 
     private static final Pattern LABEL_TERM = Pattern.compile("labels\\.([a-z_]+)=\"([^\"]*)\"");
 
-    final List<CreateCustomJobRequest> creations = Collections.synchronizedList(new ArrayList<>());
-    final List<Long> requestNanos = Collections.synchronizedList(new ArrayList<>());
-    final List<Long> creationNanos = Collections.synchronizedList(new ArrayList<>());
-    final List<String> cancels = Collections.synchronizedList(new ArrayList<>());
+    public final List<CreateCustomJobRequest> creations = Collections.synchronizedList(new ArrayList<>());
+    public final List<Long> requestNanos = Collections.synchronizedList(new ArrayList<>());
+    public final List<Long> creationNanos = Collections.synchronizedList(new ArrayList<>());
+    /** When each GetCustomJob call arrived, by CustomJob name: how often a job is looked at. */
+    public final Map<String, List<Long>> getNanos = new ConcurrentHashMap<>();
+    public final List<String> cancels = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, CustomJob> jobs = new ConcurrentHashMap<>();
     private final AtomicInteger ids = new AtomicInteger(1000);
     private final Server server;
     private final ManagedChannel channel;
-    final JobServiceClient client;
+    private volatile CountDownLatch creationGate = new CountDownLatch(0);
+    /** Every creation request as it arrives, before a held one is let through. */
+    private final List<CreateCustomJobRequest> arrivals = Collections.synchronizedList(new ArrayList<>());
+    public final JobServiceClient client;
 
-    FakeVertex() throws IOException {
-        String name = "fake-vertex-" + UUID.randomUUID();
-        server = InProcessServerBuilder.forName(name).directExecutor().addService(new Service()).build().start();
-        channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    public FakeVertex() throws IOException {
+        server = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .addService(new Service()).build().start();
+        channel = NettyChannelBuilder.forTarget(endpoint()).usePlaintext().build();
         client = JobServiceClient.create(JobServiceSettings.newBuilder()
                 .setCredentialsProvider(NoCredentialsProvider.create())
                 .setTransportChannelProvider(FixedTransportChannelProvider.create(GrpcTransportChannel.create(channel)))
                 .build());
     }
 
-    CustomJob job(String name) {
+    /** {@code host:port} of the fake, for {@code trainyard.vertex-ai.api-endpoint}. */
+    public String endpoint() {
+        return "127.0.0.1:" + server.getPort();
+    }
+
+    public CustomJob job(String name) {
         return jobs.get(name);
     }
 
+    /** The CustomJobs created so far. */
+    public List<CustomJob> jobs() {
+        return List.copyOf(jobs.values());
+    }
+
+    /** Creations that arrive from now on wait until {@link #releaseCreations()}. */
+    public void holdCreations() {
+        creationGate = new CountDownLatch(1);
+    }
+
+    public void releaseCreations() {
+        creationGate.countDown();
+    }
+
+    /** Waits until a request to create a CustomJob with this label has arrived, held or not. */
+    public void awaitCreationRequest(String label, String value, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (arrivals.stream().noneMatch(request -> value.equals(request.getCustomJob().getLabelsMap().get(label)))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no CustomJob labelled " + label + "=" + value + " was requested in " + timeout);
+            }
+            Thread.sleep(10);
+        }
+    }
+
     /** Moves a CustomJob to a state, with an error status when given. */
-    void setState(String name, JobState state, com.google.rpc.Status error) {
+    public void setState(String name, JobState state, com.google.rpc.Status error) {
         jobs.computeIfPresent(name, (key, job) -> {
             CustomJob.Builder next = job.toBuilder().setState(state);
             if (error != null) {
@@ -80,6 +120,14 @@ final class FakeVertex implements AutoCloseable {
 
         @Override
         public void createCustomJob(CreateCustomJobRequest request, StreamObserver<CustomJob> response) {
+            arrivals.add(request);
+            try {
+                creationGate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                response.onError(Status.CANCELLED.asRuntimeException());
+                return;
+            }
             long now = System.nanoTime();
             requestNanos.add(now);
             creationNanos.add(now);
@@ -93,7 +141,9 @@ final class FakeVertex implements AutoCloseable {
 
         @Override
         public void getCustomJob(GetCustomJobRequest request, StreamObserver<CustomJob> response) {
-            requestNanos.add(System.nanoTime());
+            long now = System.nanoTime();
+            requestNanos.add(now);
+            getNanos.computeIfAbsent(request.getName(), key -> Collections.synchronizedList(new ArrayList<>())).add(now);
             CustomJob job = jobs.get(request.getName());
             if (job == null) {
                 response.onError(Status.NOT_FOUND.withDescription(request.getName()).asRuntimeException());
@@ -133,6 +183,7 @@ final class FakeVertex implements AutoCloseable {
 
     @Override
     public void close() {
+        releaseCreations();
         client.close();
         channel.shutdownNow();
         server.shutdownNow();
