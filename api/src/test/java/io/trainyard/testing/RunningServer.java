@@ -7,7 +7,9 @@ import java.util.List;
 import io.trainyard.TrainyardServer;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 
 /** A real Trainyard server on a random loopback port, started the way {@code java -jar} starts it. */
 public final class RunningServer implements AutoCloseable {
@@ -26,6 +28,15 @@ public final class RunningServer implements AutoCloseable {
      * @param extraArguments more {@code --key=value} settings
      */
     public static RunningServer start(String databaseUrl, Path dataDir, String nodeId, String... extraArguments) {
+        return start(context -> { }, databaseUrl, dataDir, nodeId, extraArguments);
+    }
+
+    /**
+     * @param beans registers beans before the server's own configuration is read, for what no property can
+     *     point elsewhere (an in-memory Cloud Storage)
+     */
+    public static RunningServer start(ApplicationContextInitializer<GenericApplicationContext> beans, String databaseUrl,
+            Path dataDir, String nodeId, String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--trainyard.data-dir=" + dataDir,
                 "--trainyard.node-id=" + nodeId, "--trainyard.local.cancel-grace-period=2s",
                 "--spring.main.banner-mode=off"));
@@ -33,7 +44,8 @@ public final class RunningServer implements AutoCloseable {
             arguments.add("--spring.datasource.url=" + databaseUrl);
         }
         arguments.addAll(List.of(extraArguments));
-        return new RunningServer(new SpringApplicationBuilder(TrainyardServer.class).run(arguments.toArray(String[]::new)));
+        return new RunningServer(new SpringApplicationBuilder(TrainyardServer.class).initializers(beans)
+                .run(arguments.toArray(String[]::new)));
     }
 
     public ApiClient api() {

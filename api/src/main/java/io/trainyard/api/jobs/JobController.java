@@ -9,8 +9,10 @@ import java.util.UUID;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.dispatch.Backend;
 import io.trainyard.dispatch.LaunchPlan;
 import io.trainyard.gigl.InvalidConfigException;
+import io.trainyard.job.Job;
 import io.trainyard.job.JobQueries;
 import io.trainyard.job.JobService;
 import io.trainyard.job.JobState;
@@ -34,10 +36,12 @@ public class JobController {
 
     private final JobService jobs;
     private final JobQueries queries;
+    private final Map<String, Backend> backends = new LinkedHashMap<>();
 
-    public JobController(JobService jobs, JobQueries queries) {
+    public JobController(JobService jobs, JobQueries queries, List<Backend> backends) {
         this.jobs = jobs;
         this.queries = queries;
+        backends.forEach(backend -> this.backends.put(backend.name(), backend));
     }
 
     @PostMapping
@@ -57,7 +61,7 @@ public class JobController {
             throw new InvalidConfigException("Idempotency-Key", "must be 1-255 characters");
         }
         JobService.Submitted submitted = jobs.submit(request.toSubmission(), idempotencyKey);
-        JobView view = JobView.of(submitted.job());
+        JobView view = view(submitted.job());
         URI location = URI.create("/jobs/" + view.id());
         return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location).body(view);
     }
@@ -84,13 +88,13 @@ public class JobController {
             }
         }
         JobQueries.Page page = queries.list(new JobQueries.Filter(state, namePrefix, labels), cursor, limit);
-        return new JobPageView(page.jobs().stream().map(JobView::of).toList(), page.nextCursor());
+        return new JobPageView(page.jobs().stream().map(this::view).toList(), page.nextCursor());
     }
 
     @GetMapping("/{id}")
     @Operation(summary = "A job: state, failure cause, exit code, attempt, timestamps, backend, placement, outputs")
     public JobView get(@PathVariable UUID id) {
-        return JobView.of(jobs.get(id));
+        return view(jobs.get(id));
     }
 
     @GetMapping("/{id}/events")
@@ -102,12 +106,18 @@ public class JobController {
     @PostMapping("/{id}/cancel")
     @Operation(summary = "Cancel a job: at once if queued, else CANCELLING until its processes are gone")
     public ResponseEntity<JobView> cancel(@PathVariable UUID id) {
-        return ResponseEntity.accepted().body(JobView.of(jobs.cancel(id)));
+        return ResponseEntity.accepted().body(view(jobs.cancel(id)));
     }
 
     @PostMapping("/{id}/retry")
     @Operation(summary = "Run an ended job again: same id, attempt + 1")
     public ResponseEntity<JobView> retry(@PathVariable UUID id) {
-        return ResponseEntity.accepted().body(JobView.of(jobs.retry(id)));
+        return ResponseEntity.accepted().body(view(jobs.retry(id)));
+    }
+
+    /** A job of a backend this server does not run (another replica's) has no links here. */
+    private JobView view(Job job) {
+        Backend backend = backends.get(job.getBackend());
+        return JobView.of(job, backend == null ? Map.of() : backend.links(job));
     }
 }

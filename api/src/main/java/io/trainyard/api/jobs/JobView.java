@@ -10,7 +10,12 @@ import io.trainyard.job.JobState;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A job as the API shows it. */
+/**
+ * A job as the API shows it.
+ *
+ * @param links where to look at the run outside Trainyard, by kind (for Vertex AI: {@code vertexConsole},
+ *     {@code tensorboard}); empty when there is nothing to link
+ */
 public record JobView(
         UUID id,
         String jobName,
@@ -28,6 +33,7 @@ public record JobView(
         String node,
         JsonNode placement,
         Map<String, String> outputs,
+        Map<String, String> links,
         String taskConfigSource,
         String resourceConfigSource,
         Instant createdAt,
@@ -38,11 +44,11 @@ public record JobView(
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    static JobView of(Job job) {
+    static JobView of(Job job, Map<String, String> links) {
         return new JobView(job.getId(), job.getJobName(), job.getState(), job.getBackend(), job.getPriority(),
                 job.getLabels(), job.getAttempt(), job.getFailureCause(), job.getFailureMessage(), job.getExitCode(),
                 job.getSlots(), job.isRequireGpus(), job.getTimeoutSeconds(), job.getNodeId(),
-                job.getPlacement() == null ? null : JSON.readTree(job.getPlacement()), job.getOutputs(),
+                job.getPlacement() == null ? null : JSON.readTree(job.getPlacement()), job.getOutputs(), links,
                 job.getTaskConfigSource(), job.getResourceConfigSource(), job.getCreatedAt(), job.getQueuedAt(),
                 job.getStartedAt(), job.getFinishedAt(), job.getUpdatedAt());
     }

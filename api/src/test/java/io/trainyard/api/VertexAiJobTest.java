@@ -1,0 +1,534 @@
+package io.trainyard.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.google.cloud.aiplatform.v1.CustomJob;
+import com.google.cloud.aiplatform.v1.CustomJobName;
+import com.google.cloud.aiplatform.v1.JobState;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.contrib.nio.testing.LocalStorageHelper;
+import com.google.logging.type.LogSeverity;
+import com.google.rpc.Code;
+import io.trainyard.backend.vertexai.FakeCloudLogging;
+import io.trainyard.backend.vertexai.FakeVertex;
+import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.ApiClient.SseEvent;
+import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Vertex AI jobs through the whole server: real HTTP, real PostgreSQL, the real Google clients talking to
+ * gRPC fakes of Vertex AI's JobService and Cloud Logging, and an in-memory Cloud Storage.
+ */
+class VertexAiJobTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String CPU_IMAGE = "us-docker.pkg.dev/test-project/gigl/src-cpu:1.0";
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration MAX_POLL = Duration.ofMillis(400);
+
+    @TempDir
+    static Path dataDir;
+    static String databaseUrl;
+    static FakeVertex vertex;
+    static FakeCloudLogging logging;
+    static Storage storage;
+    static RunningServer server;
+    static ApiClient api;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        vertex = new FakeVertex();
+        logging = new FakeCloudLogging();
+        storage = LocalStorageHelper.getOptions().getService();
+        databaseUrl = TestDatabase.newDatabaseUrl();
+        startTrainyard();
+    }
+
+    private static void startTrainyard() {
+        server = RunningServer.start(context -> context.registerBean("inMemoryStorage", Storage.class, () -> storage),
+                databaseUrl, dataDir, "vertex-node",
+                "--trainyard.vertex-ai.project=test-project",
+                "--trainyard.vertex-ai.emulator=true",
+                "--trainyard.vertex-ai.api-endpoint=" + vertex.endpoint(),
+                "--trainyard.vertex-ai.logging-endpoint=" + logging.endpoint(),
+                "--trainyard.vertex-ai.cpu-image=" + CPU_IMAGE,
+                "--trainyard.vertex-ai.tensorboard=projects/test-project/locations/us-central1/tensorboards/77",
+                "--trainyard.vertex-ai.poll-interval=" + POLL.toMillis() + "ms",
+                "--trainyard.vertex-ai.max-poll-interval=" + MAX_POLL.toMillis() + "ms",
+                "--trainyard.vertex-ai.log-settle-time=200ms",
+                // Every test's jobs poll ten times a second; the real quotas would make them wait for each other.
+                "--trainyard.vertex-ai.requests-per-minute=100000",
+                "--trainyard.vertex-ai.log-reads-per-minute=100000");
+        api = server.api();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+        vertex.close();
+        logging.close();
+    }
+
+    static String taskConfig(String jobName, boolean skipTraining) {
+        return """
+                taskMetadata:
+                  nodeAnchorBasedLinkPredictionTaskMetadata:
+                    supervisionEdgeTypes: []
+                featureFlags:
+                  should_run_glt_backend: "True"
+                sharedConfig:
+                  shouldSkipTraining: %s
+                  trainedModelMetadata:
+                    trainedModelUri: gs://test-perm/%s/model.pt
+                trainerConfig:
+                  command: python -m examples.link_prediction.train
+                  trainerArgs:
+                    learning_rate: "0.01"
+                """.formatted(skipTraining, jobName);
+    }
+
+    static final String RESOURCE_CONFIG = """
+            sharedResourceConfig:
+              resourceLabels:
+                cost_resource_group: trainyard_tests
+              commonComputeConfig:
+                project: test-project
+                region: us-central1
+                tempAssetsBucket: gs://test-temp
+                tempRegionalAssetsBucket: gs://test-temp-regional
+                permAssetsBucket: gs://test-perm
+                gcpServiceAccountEmail: trainer@test-project.iam.gserviceaccount.com
+            trainerResourceConfig:
+              vertexAiTrainerConfig:
+                machineType: n1-standard-4
+                numReplicas: 2
+            """;
+
+    static Map<String, Object> job(String jobName) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobName", jobName);
+        body.put("taskConfig", taskConfig(jobName, false));
+        body.put("resourceConfig", RESOURCE_CONFIG);
+        return body;
+    }
+
+    @Test
+    void aJobRunsOnVertexAiWithItsLogsFollowedToTheEnd() throws Exception {
+        String id = submit(job("vertex_success"));
+        CustomJob customJob = awaitCustomJob(id);
+        assertThat(api.job(id).get("state").asString()).isEqualTo("STARTING");
+
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
+        JsonNode running = api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), WAIT);
+        String customJobId = CustomJobName.parse(customJob.getName()).getCustomJob();
+        assertThat(running.get("links").get("vertexConsole").asString()).isEqualTo("https://console.cloud.google.com/vertex-ai/"
+                + "locations/us-central1/training/" + customJobId + "/cpu?project=test-project");
+        assertThat(running.get("links").get("tensorboard").asString()).isEqualTo("https://us-central1.tensorboard.googleusercontent.com/"
+                + "experiment/projects+test-project+locations+us-central1+tensorboards+77+experiments+" + customJobId);
+        Instant now = Instant.now();
+        logging.write(customJobId, "workerpool0-0", now, LogSeverity.INFO, "epoch 1 loss 0.9");
+        logging.write(customJobId, "workerpool1-0", now.plusMillis(1), LogSeverity.ERROR, "replica 1 warning");
+        logging.write(customJobId, "workerpool0-0", now.plusMillis(2), LogSeverity.INFO, "saved model");
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_SUCCEEDED, null);
+
+        List<SseEvent> events = api.follow("/jobs/" + id + "/logs/stream", null, Integer.MAX_VALUE);
+
+        List<JsonNode> lines = events.subList(0, events.size() - 1).stream().map(event -> ApiClient.JSON.readTree(event.data())).toList();
+        assertThat(lines).extracting(line -> line.get("text").asString())
+                .containsExactly("epoch 1 loss 0.9", "replica 1 warning", "saved model");
+        assertThat(lines).extracting(line -> line.get("rank").asInt()).containsExactly(0, 1, 0);
+        assertThat(lines).extracting(line -> line.get("stream").asString()).containsExactly("stdout", "stderr", "stdout");
+        assertThat(events.getLast().event()).isEqualTo("end");
+        assertThat(ApiClient.JSON.readTree(events.getLast().data()).get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(transitions(id)).containsSubsequence("STARTING", "RUNNING", "SUCCEEDED");
+    }
+
+    @Test
+    void aDryRunAnswersTheExactCustomJobRequestAndStoresNothing() {
+        ApiClient.Response plan = api.post("/jobs?dryRun=true", job("vertex_dry_run"));
+
+        assertThat(plan.status()).isEqualTo(200);
+        JsonNode request = plan.body().get("customJobRequest");
+        String id = request.get("customJob").get("labels").get("trainyard_job_id").asString();
+        assertThat(request).isEqualTo(ApiClient.JSON.readTree(DRY_RUN_REQUEST.replace("<id>", id)));
+        assertThat(vertex.jobs()).noneMatch(job -> job.getDisplayName().equals("gigl_train_vertex_dry_run"));
+        assertThat(api.get("/jobs?namePrefix=vertex_dry_run").body().get("jobs")).isEmpty();
+    }
+
+    /** GiGL's request: leader pool of one replica plus numReplicas-1, CPU image, 24 h default timeout. */
+    static final String DRY_RUN_REQUEST = """
+            {
+              "parent": "projects/test-project/locations/us-central1",
+              "customJob": {
+                "displayName": "gigl_train_vertex_dry_run",
+                "jobSpec": {
+                  "workerPoolSpecs": [
+                    {
+                      "machineSpec": {
+                        "machineType": "n1-standard-4"
+                      },
+                      "replicaCount": "1",
+                      "diskSpec": {
+                        "bootDiskType": "pd-ssd",
+                        "bootDiskSizeGb": 100
+                      },
+                      "containerSpec": {
+                        "imageUri": "us-docker.pkg.dev/test-project/gigl/src-cpu:1.0",
+                        "command": [
+                          "python",
+                          "-m",
+                          "examples.link_prediction.train"
+                        ],
+                        "args": [
+                          "--job_name=vertex_dry_run",
+                          "--task_config_uri=gs://test-temp/vertex_dry_run/trainyard/<id>/frozen_task_config.yaml",
+                          "--resource_config_uri=gs://test-temp/vertex_dry_run/trainyard/<id>/resource_config.yaml",
+                          "--learning_rate=0.01"
+                        ],
+                        "env": [
+                          {
+                            "name": "TF_CPP_MIN_LOG_LEVEL",
+                            "value": "3"
+                          },
+                          {
+                            "name": "GIGL_APPLIED_TASK_IDENTIFIER",
+                            "value": "vertex_dry_run"
+                          },
+                          {
+                            "name": "GIGL_TASK_CONFIG_URI",
+                            "value": "gs://test-temp/vertex_dry_run/trainyard/<id>/frozen_task_config.yaml"
+                          },
+                          {
+                            "name": "GIGL_RESOURCE_CONFIG_URI",
+                            "value": "gs://test-temp/vertex_dry_run/trainyard/<id>/resource_config.yaml"
+                          },
+                          {
+                            "name": "GIGL_COMPONENT",
+                            "value": "Trainer"
+                          }
+                        ]
+                      }
+                    },
+                    {
+                      "machineSpec": {
+                        "machineType": "n1-standard-4"
+                      },
+                      "replicaCount": "1",
+                      "diskSpec": {
+                        "bootDiskType": "pd-ssd",
+                        "bootDiskSizeGb": 100
+                      },
+                      "containerSpec": {
+                        "imageUri": "us-docker.pkg.dev/test-project/gigl/src-cpu:1.0",
+                        "command": [
+                          "python",
+                          "-m",
+                          "examples.link_prediction.train"
+                        ],
+                        "args": [
+                          "--job_name=vertex_dry_run",
+                          "--task_config_uri=gs://test-temp/vertex_dry_run/trainyard/<id>/frozen_task_config.yaml",
+                          "--resource_config_uri=gs://test-temp/vertex_dry_run/trainyard/<id>/resource_config.yaml",
+                          "--learning_rate=0.01"
+                        ],
+                        "env": [
+                          {
+                            "name": "TF_CPP_MIN_LOG_LEVEL",
+                            "value": "3"
+                          },
+                          {
+                            "name": "GIGL_APPLIED_TASK_IDENTIFIER",
+                            "value": "vertex_dry_run"
+                          },
+                          {
+                            "name": "GIGL_TASK_CONFIG_URI",
+                            "value": "gs://test-temp/vertex_dry_run/trainyard/<id>/frozen_task_config.yaml"
+                          },
+                          {
+                            "name": "GIGL_RESOURCE_CONFIG_URI",
+                            "value": "gs://test-temp/vertex_dry_run/trainyard/<id>/resource_config.yaml"
+                          },
+                          {
+                            "name": "GIGL_COMPONENT",
+                            "value": "Trainer"
+                          }
+                        ]
+                      }
+                    }
+                  ],
+                  "scheduling": {
+                    "timeout": "86400s"
+                  },
+                  "serviceAccount": "trainer@test-project.iam.gserviceaccount.com",
+                  "baseOutputDirectory": {
+                    "outputUriPrefix": "gs://test-temp/vertex_dry_run/trainyard/<id>/"
+                  },
+                  "tensorboard": "projects/test-project/locations/us-central1/tensorboards/77",
+                  "enableWebAccess": true
+                },
+                "labels": {
+                  "cost_resource_group": "trainyard_tests",
+                  "trainyard_job_id": "<id>",
+                  "trainyard_attempt": "1"
+                }
+              }
+            }
+            """;
+
+    @Test
+    void aReplicaExitingNonZeroFailsTheJobAsUserCodeWithItsExitCode() throws Exception {
+        String id = submit(job("vertex_failure"));
+        CustomJob customJob = awaitCustomJob(id);
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
+        api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), WAIT);
+
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_FAILED, com.google.rpc.Status.newBuilder().setCode(Code.UNKNOWN_VALUE)
+                .setMessage("The replica workerpool0-0 exited with a non-zero status of 3.").build());
+        JsonNode job = api.awaitEnded(id, WAIT);
+
+        assertThat(job.get("state").asString()).isEqualTo("FAILED");
+        assertThat(job.get("failureCause").asString()).isEqualTo("USER_CODE");
+        assertThat(job.get("exitCode").asInt()).isEqualTo(3);
+        assertThat(job.get("failureMessage").asString()).contains("workerpool0-0", "non-zero status of 3");
+    }
+
+    @Test
+    void aCancelWhileTheCustomJobIsBeingCreatedCancelsItOnceItExists() throws Exception {
+        vertex.holdCreations();
+        String id = submit(job("vertex_cancel_while_creating"));
+        vertex.awaitCreationRequest("trainyard_job_id", id, WAIT);
+
+        assertThat(api.post("/jobs/" + id + "/cancel", "").status()).isEqualTo(202);
+        assertThat(api.job(id).get("state").asString()).isEqualTo("CANCELLING");
+        vertex.releaseCreations();
+        CustomJob customJob = awaitCustomJob(id);
+        awaitCancelOf(customJob);
+        assertThat(api.job(id).get("state").asString()).isEqualTo("CANCELLING");
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_CANCELLED, null);
+
+        assertThat(api.awaitEnded(id, WAIT).get("state").asString()).isEqualTo("CANCELLED");
+        assertThat(customJobsOf(id)).hasSize(1);
+    }
+
+    @Test
+    void aJobThatSucceedsDespiteACancelKeepsSucceeded() throws Exception {
+        String id = submit(job("vertex_cancel_too_late"));
+        CustomJob customJob = awaitCustomJob(id);
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
+        api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), WAIT);
+
+        api.post("/jobs/" + id + "/cancel", "");
+        awaitCancelOf(customJob);
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_SUCCEEDED, null);
+
+        assertThat(api.awaitEnded(id, WAIT).get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(transitions(id)).containsSubsequence("RUNNING", "CANCELLING", "SUCCEEDED");
+    }
+
+    @Test
+    void aJobPastItsTimeoutIsCancelledAndFailsWithTimeout() throws Exception {
+        Map<String, Object> body = job("vertex_timeout");
+        body.put("timeoutSeconds", 1);
+        String id = submit(body);
+        CustomJob customJob = awaitCustomJob(id);
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
+
+        awaitCancelOf(customJob);
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_CANCELLED, null);
+        JsonNode job = api.awaitEnded(id, WAIT);
+
+        assertThat(job.get("state").asString()).isEqualTo("FAILED");
+        assertThat(job.get("failureCause").asString()).isEqualTo("TIMEOUT");
+        assertThat(job.get("failureMessage").asString()).contains("timeout of 1 s");
+    }
+
+    @Test
+    void aCustomJobThatDoesNotChangeIsLookedAtLessAndLessOften() throws Exception {
+        String id = submit(job("vertex_backoff"));
+        CustomJob customJob = awaitCustomJob(id);
+        Thread.sleep(3_000);
+        List<Long> gets = List.copyOf(vertex.getNanos.get(customJob.getName()));
+        api.post("/jobs/" + id + "/cancel", "");
+
+        List<Duration> gaps = new ArrayList<>();
+        for (int i = 1; i < gets.size(); i++) {
+            gaps.add(Duration.ofNanos(gets.get(i) - gets.get(i - 1)));
+        }
+        // 100 ms after the creation, then 200 ms, then the 400 ms cap; a busy machine only lengthens them.
+        assertThat(gaps).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(gaps.getFirst()).isGreaterThanOrEqualTo(Duration.ofMillis(190));
+        assertThat(gaps.subList(1, gaps.size())).allSatisfy(gap -> assertThat(gap)
+                .isGreaterThanOrEqualTo(MAX_POLL.minusMillis(10)).isLessThan(MAX_POLL.plusSeconds(1)));
+    }
+
+    @Test
+    void aServerRestartedAfterCreatingFindsTheCustomJobAndStoresNoLogLineTwice() throws Exception {
+        String id = submit(job("vertex_restart"));
+        CustomJob customJob = awaitCustomJob(id);
+        String customJobId = CustomJobName.parse(customJob.getName()).getCustomJob();
+        // Three entries share each microsecond, and more than a page of 1,000 is read at once.
+        Instant start = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        writeLines(customJobId, start, 1, 1_200);
+        awaitLineCount(id, 1_200);
+
+        // The CustomJob's name was never recorded (it is still pending): only its labels find it again.
+        server.close();
+        writeLines(customJobId, start.plusMillis(5), 1_201, 1_500);
+        startTrainyard();
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
+        api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), WAIT);
+        vertex.setState(customJob.getName(), JobState.JOB_STATE_SUCCEEDED, null);
+        assertThat(api.awaitEnded(id, WAIT).get("state").asString()).isEqualTo("SUCCEEDED");
+
+        assertThat(customJobsOf(id)).hasSize(1);
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 1_500; i++) {
+            expected.add("line " + i);
+        }
+        assertThat(texts(id)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void configsAreUploadedAndOldOutputsDeletedBeforeTheCustomJobIsCreated() throws Exception {
+        String name = "vertex_assets";
+        BlobId oldModel = BlobId.of("test-perm", name + "/model.pt");
+        BlobId oldModelPart = BlobId.of("test-perm", name + "/model.pt/part-0");
+        BlobId oldTrainerAsset = BlobId.of("test-temp", name + "/trainer/checkpoint.pt");
+        BlobId otherJobsModel = BlobId.of("test-perm", "other_job/model.pt");
+        for (BlobId blob : List.of(oldModel, oldModelPart, oldTrainerAsset, otherJobsModel)) {
+            storage.create(BlobInfo.newBuilder(blob).build(), "old".getBytes(StandardCharsets.UTF_8));
+        }
+        vertex.holdCreations();
+        Map<String, Object> body = job(name);
+        String id = submit(body);
+        try {
+            vertex.awaitCreationRequest("trainyard_job_id", id, WAIT);
+
+            String configs = name + "/trainyard/" + id + "/";
+            assertThat(content(BlobId.of("test-temp", configs + "frozen_task_config.yaml"))).isEqualTo(body.get("taskConfig"));
+            assertThat(content(BlobId.of("test-temp", configs + "resource_config.yaml"))).isEqualTo(RESOURCE_CONFIG);
+            assertThat(storage.get(oldModel)).isNull();
+            assertThat(storage.get(oldModelPart)).isNull();
+            assertThat(storage.get(oldTrainerAsset)).isNull();
+            assertThat(storage.get(otherJobsModel)).isNotNull();
+        } finally {
+            vertex.releaseCreations();
+        }
+        assertThat(awaitCustomJob(id).getJobSpec().getWorkerPoolSpecs(0).getContainerSpec().getArgsList())
+                .contains("--task_config_uri=gs://test-temp/" + name + "/trainyard/" + id + "/frozen_task_config.yaml");
+    }
+
+    @Test
+    void aJobThatSkipsTrainingKeepsItsOutputs() throws Exception {
+        String name = "vertex_skip_training";
+        BlobId model = BlobId.of("test-perm", name + "/model.pt");
+        storage.create(BlobInfo.newBuilder(model).build(), "trained before".getBytes(StandardCharsets.UTF_8));
+        Map<String, Object> body = job(name);
+        body.put("taskConfig", taskConfig(name, true));
+
+        awaitCustomJob(submit(body));
+
+        assertThat(content(model)).isEqualTo("trained before");
+    }
+
+    @Test
+    void configsOnCloudStorageAreAcceptedAtSubmission() throws Exception {
+        String name = "vertex_gcs_configs";
+        storage.create(BlobInfo.newBuilder(BlobId.of("test-temp", "configs/task.yaml")).build(),
+                taskConfig(name, false).getBytes(StandardCharsets.UTF_8));
+        storage.create(BlobInfo.newBuilder(BlobId.of("test-temp", "configs/resource.yaml")).build(),
+                RESOURCE_CONFIG.getBytes(StandardCharsets.UTF_8));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobName", name);
+        body.put("taskConfigUri", "gs://test-temp/configs/task.yaml");
+        body.put("resourceConfigUri", "gs://test-temp/configs/resource.yaml");
+
+        String id = submit(body);
+
+        assertThat(api.job(id).get("taskConfigSource").asString()).isEqualTo("gs://test-temp/configs/task.yaml");
+        assertThat(awaitCustomJob(id).getDisplayName()).isEqualTo("gigl_train_" + name);
+        body.put("taskConfigUri", "gs://test-temp/configs/missing.yaml");
+        ApiClient.Response missing = api.post("/jobs", body);
+        assertThat(missing.status()).isEqualTo(422);
+        assertThat(missing.body().toString()).contains("taskConfigUri", "does not exist");
+    }
+
+    private static String submit(Map<String, Object> body) {
+        return api.submit(body).body().get("id").asString();
+    }
+
+    private static List<CustomJob> customJobsOf(String id) {
+        return vertex.jobs().stream().filter(job -> id.equals(job.getLabelsMap().get("trainyard_job_id"))).toList();
+    }
+
+    private static CustomJob awaitCustomJob(String id) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (customJobsOf(id).isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no CustomJob was created for job " + id);
+            }
+            Thread.sleep(20);
+        }
+        return customJobsOf(id).getFirst();
+    }
+
+    private static void awaitCancelOf(CustomJob customJob) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!vertex.cancels.contains(customJob.getName())) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("CustomJob " + customJob.getName() + " was never cancelled");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static void writeLines(String customJobId, Instant start, int first, int last) {
+        for (int i = first; i <= last; i++) {
+            logging.write(customJobId, "workerpool0-0", start.plus(i / 3, ChronoUnit.MICROS), LogSeverity.INFO, "line " + i);
+        }
+    }
+
+    private static void awaitLineCount(String id, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (texts(id).size() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("job " + id + " has " + texts(id).size() + " of " + count + " lines");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static List<String> texts(String id) {
+        List<String> texts = new ArrayList<>();
+        api.get("/jobs/" + id + "/logs?limit=5000").body().get("lines").forEach(line -> texts.add(line.get("text").asString()));
+        return texts;
+    }
+
+    private static List<String> transitions(String id) {
+        List<String> states = new ArrayList<>();
+        api.get("/jobs/" + id + "/events").body().forEach(event -> states.add(event.get("to").asString()));
+        return states;
+    }
+
+    private static String content(BlobId blob) {
+        return new String(storage.readAllBytes(blob), StandardCharsets.UTF_8);
+    }
+}
