@@ -24,7 +24,10 @@ trap 'for f in "$work"/server-*.pid; do kill "$(cat "$f")" 2>/dev/null || true; 
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 start_server 18181 --trainyard.dispatcher.enabled=false
-"$JAVA_HOME/bin/java" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions"
+# Twice: the first pass still shares the cores with the JIT compilers of both JVMs; the second is the
+# steady state of a server that has been up for a while.
+"$JAVA_HOME/bin/java" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions" | sed 's/^/first pass: /'
+"$JAVA_HOME/bin/java" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions" | sed 's/^/steady state: /'
 stop_server 18181
 rm -rf "$work/data"
 start_server 18182

@@ -186,9 +186,4 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     public boolean isRunning() {
         return running;
     }
-
-    @Override
-    public int getPhase() {
-        return SmartLifecycle.DEFAULT_PHASE + 100;
-    }
 }
