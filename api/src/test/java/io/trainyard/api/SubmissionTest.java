@@ -83,6 +83,10 @@ class SubmissionTest {
         assertThat(tooLarge.status()).isEqualTo(413);
         assertThat(tooLarge.header("Content-Type")).contains("application/problem+json");
 
+        Map<String, Object> badImage = JobBodies.job("bad-image", "pass");
+        badImage.put("cudaDockerUri", "my image; rm -rf /");
+        assertProblem(api.post("/jobs", badImage), 422, "cudaDockerUri", "container image reference");
+
         Map<String, Object> gcs = JobBodies.job("gcs", "pass");
         gcs.remove("taskConfig");
         gcs.put("taskConfigUri", "gs://bucket/frozen_task_config.yaml");

@@ -79,6 +79,12 @@ public class Job {
     @Column(name = "retry_backoff_seconds")
     private int retryBackoffSeconds;
 
+    @Column(name = "cpu_docker_uri")
+    private String cpuDockerUri;
+
+    @Column(name = "cuda_docker_uri")
+    private String cudaDockerUri;
+
     /** A queued retry waits until then (backoff); null: as soon as it fits. */
     @Column(name = "not_before")
     private Instant notBefore;
@@ -154,6 +160,8 @@ public class Job {
         this.attempt = 1;
         this.maxAttempts = spec.maxAttempts();
         this.retryBackoffSeconds = spec.retryBackoffSeconds();
+        this.cpuDockerUri = spec.images().cpuDockerUri();
+        this.cudaDockerUri = spec.images().cudaDockerUri();
         this.idempotencyKey = idempotencyKey;
         this.requestHash = requestHash;
         this.createdAt = now;
@@ -302,6 +310,14 @@ public class Job {
 
     public int getRetryBackoffSeconds() {
         return retryBackoffSeconds;
+    }
+
+    public String getCpuDockerUri() {
+        return cpuDockerUri;
+    }
+
+    public String getCudaDockerUri() {
+        return cudaDockerUri;
     }
 
     public Instant getNotBefore() {

@@ -37,6 +37,7 @@ public class JobService {
     private static final Pattern LABEL_KEY = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
     private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9_-]{0,63}");
     private static final int MAX_LABELS = 64;
+    private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._/:@-]{0,511}");
     private static final int MAX_PRIORITY = 1000;
     private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
     private static final int MAX_ATTEMPTS = 10;
@@ -145,7 +146,8 @@ public class JobService {
                 Boolean.TRUE.equals(submission.requireGpus()), timeoutSeconds(submission, resource),
                 resource.trainer() instanceof TrainerResource.Local local ? local.numWorkers() : 1,
                 retry == null || retry.maxAttempts() == null ? 1 : retry.maxAttempts(),
-                retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds());
+                retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds(),
+                new TrainerImages(blankToNull(submission.cpuDockerUri()), blankToNull(submission.cudaDockerUri())));
         return new Validated(spec, backend.plan(id, spec), backend.outputUris(id, task));
     }
 
@@ -204,6 +206,8 @@ public class JobService {
                 && (submission.timeoutSeconds() < 1 || submission.timeoutSeconds() > MAX_TIMEOUT_SECONDS)) {
             violations.add(new Violation("timeoutSeconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS));
         }
+        checkImage("cpuDockerUri", submission.cpuDockerUri(), violations);
+        checkImage("cudaDockerUri", submission.cudaDockerUri(), violations);
         JobSubmission.RetryPolicy retry = submission.retryPolicy();
         if (retry != null && retry.maxAttempts() != null && (retry.maxAttempts() < 1 || retry.maxAttempts() > MAX_ATTEMPTS)) {
             violations.add(new Violation("retryPolicy.maxAttempts", "must be between 1 and " + MAX_ATTEMPTS));
@@ -211,6 +215,17 @@ public class JobService {
         if (retry != null && retry.backoffSeconds() != null && (retry.backoffSeconds() < 0 || retry.backoffSeconds() > 86_400)) {
             violations.add(new Violation("retryPolicy.backoffSeconds", "must be between 0 and 86400"));
         }
+    }
+
+    private static void checkImage(String field, String image, List<Violation> violations) {
+        if (image != null && !image.isBlank() && !IMAGE.matcher(image).matches()) {
+            violations.add(new Violation(field, "must be a container image reference such as "
+                    + "us-docker.pkg.dev/project/repo/trainer:tag, without spaces, at most 512 characters"));
+        }
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.strip();
     }
 
     /** A digest of the request as submitted, to tell an idempotent repeat from a different request. */
@@ -224,7 +239,8 @@ public class JobService {
         Map<String, String> labels = submission.labels() == null ? null : new TreeMap<>(submission.labels());
         for (Object field : new Object[] {submission.jobName(), submission.taskConfig(), submission.taskConfigUri(),
                 submission.resourceConfig(), submission.resourceConfigUri(), labels, submission.priority(),
-                submission.requireGpus(), submission.timeoutSeconds(), submission.retryPolicy()}) {
+                submission.requireGpus(), submission.timeoutSeconds(), submission.retryPolicy(),
+                submission.cpuDockerUri(), submission.cudaDockerUri()}) {
             // Length-prefixed, so no two different requests concatenate to the same bytes.
             byte[] bytes = String.valueOf(field).getBytes(StandardCharsets.UTF_8);
             digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));

@@ -28,7 +28,8 @@ public record JobSpec(
         long timeoutSeconds,
         int slots,
         int maxAttempts,
-        int retryBackoffSeconds) {
+        int retryBackoffSeconds,
+        TrainerImages images) {
 
     /** Reads a stored job's configs back; they were valid when it was submitted. */
     public static JobSpec of(Job job) {
@@ -37,6 +38,7 @@ public record JobSpec(
                 ResourceConfigReader.read("resourceConfig", job.getResourceConfig()),
                 job.getTaskConfig(), job.getResourceConfig(), job.getTaskConfigSource(),
                 job.getResourceConfigSource(), job.getLabels(), job.getPriority(), job.isRequireGpus(),
-                job.getTimeoutSeconds(), job.getSlots(), job.getMaxAttempts(), job.getRetryBackoffSeconds());
+                job.getTimeoutSeconds(), job.getSlots(), job.getMaxAttempts(), job.getRetryBackoffSeconds(),
+                new TrainerImages(job.getCpuDockerUri(), job.getCudaDockerUri()));
     }
 }

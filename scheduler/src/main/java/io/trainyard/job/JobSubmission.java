@@ -10,6 +10,8 @@ import java.util.Map;
  *     at once with cause NO_CAPACITY instead of running on CPU slots
  * @param timeoutSeconds overrides the resource config's timeout and the server default
  * @param retryPolicy how often a job failed by the infrastructure is tried again (default: never)
+ * @param cpuDockerUri the trainer image for pools without GPUs, instead of the server's default
+ * @param cudaDockerUri the trainer image for pools with GPUs, instead of the server's default
  */
 public record JobSubmission(
         String jobName,
@@ -21,7 +23,9 @@ public record JobSubmission(
         Integer priority,
         Boolean requireGpus,
         Long timeoutSeconds,
-        RetryPolicy retryPolicy) {
+        RetryPolicy retryPolicy,
+        String cpuDockerUri,
+        String cudaDockerUri) {
 
     /**
      * @param maxAttempts attempts in all, 1 to 10; a failure with cause INFRASTRUCTURE or CONTROL_PLANE

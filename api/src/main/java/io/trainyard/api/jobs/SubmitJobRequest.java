@@ -28,10 +28,14 @@ public record SubmitJobRequest(
         Long timeoutSeconds,
         @Schema(description = "Attempts in all (1-10) when the infrastructure fails the job (lost host, lost run), "
                 + "with a backoff in seconds doubled for each attempt (default 30)")
-        JobSubmission.RetryPolicy retryPolicy) {
+        JobSubmission.RetryPolicy retryPolicy,
+        @Schema(description = "The trainer image for pools without GPUs (GiGL's --cpu_docker_uri), instead of the server's default")
+        String cpuDockerUri,
+        @Schema(description = "The trainer image for pools with GPUs (GiGL's --cuda_docker_uri), instead of the server's default")
+        String cudaDockerUri) {
 
     JobSubmission toSubmission() {
         return new JobSubmission(jobName, taskConfig, taskConfigUri, resourceConfig, resourceConfigUri, labels,
-                priority, requireGpus, timeoutSeconds, retryPolicy);
+                priority, requireGpus, timeoutSeconds, retryPolicy, cpuDockerUri, cudaDockerUri);
     }
 }

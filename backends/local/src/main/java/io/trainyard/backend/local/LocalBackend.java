@@ -119,7 +119,7 @@ public class LocalBackend implements Backend, SmartLifecycle {
         Placement shape = ownCapacity().shapeFor(new Demand(spec.slots(), spec.requireGpus()));
         List<LaunchPlan.Worker> workers = List.of();
         try {
-            workers = TrainerInvocation.workers(jobId, 1, spec.jobName(), spec.task(), folder,
+            workers = TrainerInvocation.workers(jobId, 1, spec.jobName(), spec.task(), spec.images(), folder,
                     shape == null ? Placement.onCpu(trainyard.nodeId(), 0) : shape, spec.slots(), null, properties);
         } catch (IllegalArgumentException e) {
             violations.add(new Violation("taskConfig.trainerConfig.command", e.getMessage()));
@@ -204,7 +204,7 @@ public class LocalBackend implements Backend, SmartLifecycle {
             Files.writeString(folder.taskConfig(), spec.taskConfigYaml(), StandardCharsets.UTF_8);
             Files.writeString(folder.resourceConfig(), spec.resourceConfigYaml(), StandardCharsets.UTF_8);
             TrainerOutputs.clear(TrainerOutputs.toClear(spec.task(), folder));
-            List<LaunchPlan.Worker> workers = TrainerInvocation.workers(id, attempt, spec.jobName(), spec.task(),
+            List<LaunchPlan.Worker> workers = TrainerInvocation.workers(id, attempt, spec.jobName(), spec.task(), spec.images(),
                     folder, placement, spec.slots(), freePort(), properties);
             sink = logWriter.open(id, attempt);
             for (LaunchPlan.Worker worker : workers) {

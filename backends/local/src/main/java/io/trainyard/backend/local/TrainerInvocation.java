@@ -9,6 +9,7 @@ import java.util.UUID;
 
 import io.trainyard.dispatch.LaunchPlan;
 import io.trainyard.gigl.TaskConfig;
+import io.trainyard.job.TrainerImages;
 import io.trainyard.placement.Placement;
 
 /**
@@ -30,9 +31,9 @@ final class TrainerInvocation {
      * @throws IllegalArgumentException if the command cannot be split into words
      */
     static List<LaunchPlan.Worker> workers(UUID jobId, int attempt, String jobName, TaskConfig task,
-            WorkFolder folder, Placement placement, int workerCount, Integer masterPort,
+            TrainerImages images, WorkFolder folder, Placement placement, int workerCount, Integer masterPort,
             LocalBackendProperties properties) {
-        List<String> argv = argv(jobName, task, folder, placement.usesGpus(), properties);
+        List<String> argv = argv(jobName, task, images, folder, placement.usesGpus(), properties);
         List<LaunchPlan.Worker> workers = new ArrayList<>(workerCount);
         for (int rank = 0; rank < workerCount; rank++) {
             Map<String, String> env = new LinkedHashMap<>();
@@ -55,8 +56,8 @@ final class TrainerInvocation {
         return workers;
     }
 
-    private static List<String> argv(String jobName, TaskConfig task, WorkFolder folder, boolean useCuda,
-            LocalBackendProperties properties) {
+    private static List<String> argv(String jobName, TaskConfig task, TrainerImages images, WorkFolder folder,
+            boolean useCuda, LocalBackendProperties properties) {
         List<String> argv = new ArrayList<>();
         if (task.shouldRunGltBackend()) {
             argv.addAll(CommandWords.split(task.trainerCommand()));
@@ -67,11 +68,13 @@ final class TrainerInvocation {
         argv.add("--task_config_uri=" + fileUri(folder.taskConfig()));
         argv.add("--resource_config_uri=" + fileUri(folder.resourceConfig()));
         if (!task.shouldRunGltBackend()) {
-            if (properties.cpuDockerUri() != null) {
-                argv.add("--cpu_docker_uri=" + properties.cpuDockerUri());
+            String cpuImage = images.choose(false, properties.cpuDockerUri());
+            String cudaImage = images.choose(true, properties.cudaDockerUri());
+            if (cpuImage != null) {
+                argv.add("--cpu_docker_uri=" + cpuImage);
             }
-            if (properties.cudaDockerUri() != null) {
-                argv.add("--cuda_docker_uri=" + properties.cudaDockerUri());
+            if (cudaImage != null) {
+                argv.add("--cuda_docker_uri=" + cudaImage);
             }
         }
         if (useCuda) {

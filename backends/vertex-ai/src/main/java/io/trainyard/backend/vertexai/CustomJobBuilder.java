@@ -131,7 +131,7 @@ final class CustomJobBuilder {
         clusterEnv.put("GIGL_STORAGE_CLUSTER_NUM_NODES", Integer.toString(storage.numReplicas()));
         clusterEnv.put("GIGL_COMPUTE_CLUSTER_NUM_NODES", Integer.toString(compute.numReplicas()));
 
-        ContainerSpec storageContainer = container(image(false, violations), words(storageProgram.command()),
+        ContainerSpec storageContainer = container(image(spec, false, violations), words(storageProgram.command()),
                 args(spec.jobName(), assets, false, storageProgram.storageArgs()), env(spec.jobName(), assets, clusterEnv));
         WorkerPoolSpec.Builder storagePool = pool(storage, storageContainer, violations);
         jobSpec.addWorkerPoolSpecs(storagePool.clone().setReplicaCount(1));
@@ -154,10 +154,10 @@ final class CustomJobBuilder {
             extraArgs.putAll(task.trainerArgs());
         } else {
             command = List.of("python", "-m", LEGACY_TRAINER_MODULE);
-            putIfSet(extraArgs, "cpu_docker_uri", properties.cpuImage());
-            putIfSet(extraArgs, "cuda_docker_uri", properties.cudaImage());
+            putIfSet(extraArgs, "cpu_docker_uri", spec.images().choose(false, properties.cpuImage()));
+            putIfSet(extraArgs, "cuda_docker_uri", spec.images().choose(true, properties.cudaImage()));
         }
-        return container(image(useCuda, violations), command, args(spec.jobName(), assets, useCuda, extraArgs),
+        return container(image(spec, useCuda, violations), command, args(spec.jobName(), assets, useCuda, extraArgs),
                 env(spec.jobName(), assets, extraEnv));
     }
 
@@ -260,11 +260,12 @@ final class CustomJobBuilder {
         return assets.configFolder();
     }
 
-    private String image(boolean useCuda, List<Violation> violations) {
-        String image = useCuda ? properties.cudaImage() : properties.cpuImage();
+    private String image(JobSpec spec, boolean useCuda, List<Violation> violations) {
+        String image = spec.images().choose(useCuda, useCuda ? properties.cudaImage() : properties.cpuImage());
         if (image == null || image.isBlank()) {
-            violations.add(new Violation("resourceConfig.trainerResourceConfig",
-                    "a " + (useCuda ? "GPU" : "CPU") + " pool needs an image: set trainyard.vertex-ai." + (useCuda ? "cuda" : "cpu") + "-image"));
+            violations.add(new Violation(useCuda ? "cudaDockerUri" : "cpuDockerUri",
+                    "a " + (useCuda ? "GPU" : "CPU") + " pool needs an image: give one with the job or set trainyard.vertex-ai."
+                            + (useCuda ? "cuda" : "cpu") + "-image"));
         }
         return image == null ? "" : image;
     }

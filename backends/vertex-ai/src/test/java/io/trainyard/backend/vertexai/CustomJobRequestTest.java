@@ -25,6 +25,7 @@ import io.trainyard.gigl.InvalidConfigException;
 import io.trainyard.gigl.ResourceConfigReader;
 import io.trainyard.gigl.TaskConfigReader;
 import io.trainyard.job.JobSpec;
+import io.trainyard.job.TrainerImages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -80,7 +81,7 @@ class CustomJobRequestTest {
     static JobSpec spec(String task, String resource, long timeoutSeconds) {
         return new JobSpec("my_job", VertexAiBackend.NAME, TaskConfigReader.read("taskConfig", task),
                 ResourceConfigReader.read("resourceConfig", resource), task, resource, null, null, Map.of(), 0, false,
-                timeoutSeconds, 1, 1, 30);
+                timeoutSeconds, 1, 1, 30, TrainerImages.SERVER_DEFAULTS);
     }
 
     static VertexAiProperties properties(String tensorboard) {
@@ -172,6 +173,30 @@ class CustomJobRequestTest {
                 .build();
 
         assertThat(received(spec, null)).isEqualTo(expected);
+    }
+
+    @Test
+    void aJobsOwnImagesReplaceTheServerDefaults() {
+        String resource = resource("""
+                vertexAiTrainerConfig:
+                  machineType: n1-highmem-32
+                  gpuType: NVIDIA_TESLA_T4
+                  gpuLimit: 1
+                  numReplicas: 2
+                """);
+        JobSpec defaults = spec(TASK, resource, 86_400);
+        JobSpec own = new JobSpec(defaults.jobName(), defaults.backend(), defaults.task(), defaults.resource(),
+                defaults.taskConfigYaml(), defaults.resourceConfigYaml(), null, null, Map.of(), 0, false, 86_400, 1, 1, 30,
+                new TrainerImages("us-docker.pkg.dev/p/mine/cpu:2", "us-docker.pkg.dev/p/mine/cuda:2"));
+        CustomJobBuilder builder = new CustomJobBuilder(properties(null));
+
+        CustomJob withOwn = builder.build(JOB, 1, own, AssetFolder.of(JOB, own)).getCustomJob();
+        CustomJob withDefaults = builder.build(JOB, 1, defaults, AssetFolder.of(JOB, defaults)).getCustomJob();
+
+        assertThat(withOwn.getJobSpec().getWorkerPoolSpecsList())
+                .allSatisfy(pool -> assertThat(pool.getContainerSpec().getImageUri()).isEqualTo("us-docker.pkg.dev/p/mine/cuda:2"));
+        assertThat(withDefaults.getJobSpec().getWorkerPoolSpecsList())
+                .allSatisfy(pool -> assertThat(pool.getContainerSpec().getImageUri()).isEqualTo(CUDA_IMAGE));
     }
 
     @Test
