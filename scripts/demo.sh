@@ -17,7 +17,7 @@ export PATH="$root/runtime/.venv/bin:$PATH"
 "$JAVA_HOME/bin/java" -jar api/target/trainyard-server.jar --server.port="$port" \
   --trainyard.data-dir="$root/.trainyard" > "$root/.trainyard-server.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null' EXIT
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 echo "Server starting (pid $server, log in .trainyard-server.log) ..."
 for _ in $(seq 1 120); do
   curl -fs "$base/actuator/health" > /dev/null && break
