@@ -25,7 +25,7 @@ public final class ApiClient {
     private final String baseUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    ApiClient(String baseUrl) {
+    public ApiClient(String baseUrl) {
         this.baseUrl = baseUrl;
     }
 
