@@ -32,6 +32,7 @@ import io.trainyard.job.Job;
 import io.trainyard.job.JobSpec;
 import io.trainyard.job.JobState;
 import io.trainyard.job.JobTransitions;
+import io.trainyard.job.RetriedStateChange;
 import io.trainyard.job.RunOutcome;
 import io.trainyard.logs.LogSink;
 import io.trainyard.logs.LogStore;
@@ -308,24 +309,15 @@ public class LocalBackend implements Backend, SmartLifecycle {
     }
 
     /**
-     * Runs a state change, retrying with backoff while the database is away: the processes are real and
-     * their state must be recorded eventually. Returns null if interrupted by shutdown.
+     * Runs a state change until the database takes it (the processes are real); null if the server shuts
+     * down first, and a restarted server settles the run.
      */
     private static <T> T persist(UUID id, Supplier<T> change) {
-        long backoff = 200;
-        while (true) {
-            try {
-                return change.get();
-            } catch (RuntimeException e) {
-                log.warn("Could not record a state change of job {} yet: {}", id, e.toString());
-                try {
-                    Thread.sleep(backoff);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return null;
-                }
-                backoff = Math.min(backoff * 2, 10_000);
-            }
+        try {
+            return RetriedStateChange.untilStored(id, change);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
         }
     }
 

@@ -12,6 +12,7 @@ import com.google.cloud.aiplatform.v1.CustomJobName;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.JobState;
 import io.trainyard.job.JobTransitions;
+import io.trainyard.job.RetriedStateChange;
 import io.trainyard.job.RunOutcome;
 import io.trainyard.logs.LogSink;
 import io.trainyard.logs.LogWriter;
@@ -163,18 +164,9 @@ final class VertexRun {
         persist(() -> services.transitions().finish(jobId, attempt, outcome));
     }
 
-    /** Retries a state change while the database is away: the CustomJob is real and must be recorded. */
+    /** The CustomJob is real: its state change is retried until the database takes it. */
     private <T> T persist(Supplier<T> change) throws InterruptedException {
-        long backoff = 200;
-        while (true) {
-            try {
-                return change.get();
-            } catch (RuntimeException e) {
-                log.warn("Could not record a state change of job {} yet: {}", jobId, e.toString());
-                Thread.sleep(backoff);
-                backoff = Math.min(backoff * 2, 10_000);
-            }
-        }
+        return RetriedStateChange.untilStored(jobId, change);
     }
 
     private static Duration min(Duration a, Duration b) {
