@@ -32,11 +32,11 @@ public interface Backend {
     /** Where the job's outputs end up, by {@code trainedModelMetadata} field name, as absolute URIs. */
     Map<String, String> outputUris(UUID jobId, TaskConfig task);
 
-    /** Tries to take the resources the job needs, called while the job's row is locked. */
+    /**
+     * Decides where the job goes, called while its row is locked. Nothing is held outside the database: a
+     * placement counts once the claim that records it commits, so a failed claim has nothing to give back.
+     */
     Reservation reserve(Job job);
-
-    /** Gives back a reservation whose claim did not commit. */
-    void release(UUID jobId);
 
     /** Starts the job's run asynchronously; the job is STARTING and assigned to this node. */
     void launch(Job job, JobSpec spec);

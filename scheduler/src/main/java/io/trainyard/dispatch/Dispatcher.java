@@ -134,35 +134,27 @@ public class Dispatcher implements SmartLifecycle {
     /** Claims and launches one job; true if a job was placed or failed for lack of capacity. */
     private boolean dispatchOne(Backend backend) {
         AtomicReference<Job> reserved = new AtomicReference<>();
-        Boolean progressed;
-        try {
-            progressed = transaction.execute(status -> {
-                boolean settledAny = false;
-                Instant starvedBefore = Instant.now().minus(properties.starvationThreshold());
-                double ageingSeconds = Math.max(1, properties.priorityAgeing().toSeconds());
-                for (Job job : jobs.lockQueued(backend.name(), ageingSeconds, CLAIM_BATCH)) {
-                    Reservation reservation = backend.reserve(job);
-                    if (reservation instanceof Reservation.Placed placed) {
-                        reserved.set(job);
-                        transitions.start(job, properties.nodeId(), placed.placementJson());
-                        return true;
-                    }
-                    if (reservation instanceof Reservation.Never never) {
-                        transitions.failQueued(job, FailureCause.NO_CAPACITY, never.reason());
-                        settledAny = true;
-                    } else if (job.getQueuedAt().isBefore(starvedBefore)) {
-                        // Smaller jobs behind a starving one wait, so running jobs drain until it fits.
-                        break;
-                    }
+        Boolean progressed = transaction.execute(status -> {
+            boolean settledAny = false;
+            Instant starvedBefore = Instant.now().minus(properties.starvationThreshold());
+            double ageingSeconds = Math.max(1, properties.priorityAgeing().toSeconds());
+            for (Job job : jobs.lockQueued(backend.name(), ageingSeconds, CLAIM_BATCH)) {
+                Reservation reservation = backend.reserve(job);
+                if (reservation instanceof Reservation.Placed placed) {
+                    reserved.set(job);
+                    transitions.start(job, properties.nodeId(), placed.placementJson());
+                    return true;
                 }
-                return settledAny;
-            });
-        } catch (RuntimeException e) {
-            if (reserved.get() != null) {
-                backend.release(reserved.get().getId());
+                if (reservation instanceof Reservation.Never never) {
+                    transitions.failQueued(job, FailureCause.NO_CAPACITY, never.reason());
+                    settledAny = true;
+                } else if (job.getQueuedAt().isBefore(starvedBefore)) {
+                    // Smaller jobs behind a starving one wait, so running jobs drain until it fits.
+                    break;
+                }
             }
-            throw e;
-        }
+            return settledAny;
+        });
         Job claimed = reserved.get();
         if (claimed != null) {
             backend.launch(claimed, JobSpec.of(claimed));

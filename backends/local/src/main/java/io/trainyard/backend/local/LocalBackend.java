@@ -164,11 +164,6 @@ public class LocalBackend implements Backend, SmartLifecycle {
         };
     }
 
-    @Override
-    public void release(UUID jobId) {
-        // Nothing is held in memory: capacity is derived from the job rows, so an uncommitted claim took nothing.
-    }
-
     /** This host's inventory, all of it free: what a job could ever get here. */
     private AgentCapacity ownCapacity() {
         return new AgentCapacity(trainyard.nodeId(), gpus.stream().map(Gpu::index).toList(), properties.cpuSlots());

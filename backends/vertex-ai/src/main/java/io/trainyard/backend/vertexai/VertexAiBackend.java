@@ -91,11 +91,6 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     }
 
     @Override
-    public void release(UUID jobId) {
-        // Nothing was taken here.
-    }
-
-    @Override
     public void launch(Job job, JobSpec spec) {
         follow(job, spec, false);
     }
