@@ -83,7 +83,7 @@ class SharedDatabaseTest {
     }
 
     @Test
-    void aJobWhoseProcessVanishedWhileTheServerWasDownFailsForTheControlPlane() throws Exception {
+    void aJobWhoseProcessVanishedWhileItsAgentWasDownFailsAsLostByTheInfrastructure() throws Exception {
         String database = TestDatabase.newDatabaseUrl();
         String id;
         long supervisor;
@@ -104,7 +104,8 @@ class SharedDatabaseTest {
             JsonNode job = restarted.api().awaitEnded(id, Duration.ofSeconds(30));
 
             assertThat(job.get("state").asString()).isEqualTo("FAILED");
-            assertThat(job.get("failureCause").asString()).isEqualTo("CONTROL_PLANE");
+            assertThat(job.get("failureCause").asString()).isEqualTo("INFRASTRUCTURE");
+            assertThat(job.get("failureMessage").asString()).contains("gone without a trace when agent crashing-node restarted");
         }
     }
 

@@ -1,5 +1,7 @@
 package io.trainyard.agent;
 
+import java.time.Instant;
+
 import io.trainyard.BackgroundLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -8,7 +10,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Every server replica looks once a second for agents whose lease ran out; rows are claimed with SKIP
- * LOCKED, so each lost agent is handled once even with many replicas.
+ * LOCKED, so each lost agent is handled once even with many replicas. A server that was just started waits
+ * one lease first: while it was down no agent could renew, and each deserves a heartbeat's chance to show
+ * it is alive before its jobs are failed.
  */
 @Component
 public class AgentReaper implements SmartLifecycle {
@@ -17,14 +21,18 @@ public class AgentReaper implements SmartLifecycle {
     private static final long INTERVAL_MILLIS = 1_000;
 
     private final AgentRegistry registry;
+    private final AgentProperties properties;
     private final BackgroundLoop loop = new BackgroundLoop("agent-reaper", this::reapOnce);
+    private volatile Instant reapFrom;
 
-    public AgentReaper(AgentRegistry registry) {
+    public AgentReaper(AgentRegistry registry, AgentProperties properties) {
         this.registry = registry;
+        this.properties = properties;
     }
 
     @Override
     public void start() {
+        reapFrom = Instant.now().plus(properties.lease());
         loop.start();
     }
 
@@ -40,7 +48,9 @@ public class AgentReaper implements SmartLifecycle {
 
     private void reapOnce() throws InterruptedException {
         try {
-            registry.reapExpired();
+            if (Instant.now().isAfter(reapFrom)) {
+                registry.reapExpired();
+            }
         } catch (RuntimeException e) {
             log.warn("Looking for lost agents failed: {}", e.toString());
         }

@@ -142,7 +142,7 @@ public class Dispatcher implements SmartLifecycle {
                 Reservation reservation = backend.reserve(job);
                 if (reservation instanceof Reservation.Placed placed) {
                     reserved.set(job);
-                    transitions.start(job, properties.nodeId(), placed.placementJson());
+                    transitions.start(job, placed.node(), placed.placementJson());
                     return true;
                 }
                 if (reservation instanceof Reservation.Never never) {

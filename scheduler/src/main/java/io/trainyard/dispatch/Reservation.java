@@ -3,8 +3,11 @@ package io.trainyard.dispatch;
 /** The answer of {@link Backend#reserve}: placed now, wait for capacity, or never placeable. */
 public sealed interface Reservation {
 
-    /** Resources taken; {@code placementJson} says which (shown to users, kept on the job). */
-    record Placed(String placementJson) implements Reservation {
+    /**
+     * Resources taken on {@code node} (an agent, or the replica that follows a remote run);
+     * {@code placementJson} says which (shown to users, kept on the job).
+     */
+    record Placed(String node, String placementJson) implements Reservation {
     }
 
     /** Not now; the job stays queued. */

@@ -13,4 +13,9 @@ public record TrainerImages(String cpuDockerUri, String cudaDockerUri) {
         String own = cuda ? cudaDockerUri : cpuDockerUri;
         return own != null ? own : serverDefault;
     }
+
+    /** These images where set, else those of {@code defaults}. */
+    public TrainerImages orElse(TrainerImages defaults) {
+        return new TrainerImages(choose(false, defaults.cpuDockerUri()), choose(true, defaults.cudaDockerUri()));
+    }
 }

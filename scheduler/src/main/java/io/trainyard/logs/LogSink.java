@@ -22,11 +22,11 @@ public final class LogSink {
     /** Held while a chunk is being stored, so the flusher thread and {@link LogWriter#close} never overlap. */
     final ReentrantLock flushLock = new ReentrantLock();
     private long nextSeq;
-    private final long quota;
+    private final LogQuota quota;
     /** Lines of this attempt taken so far, stored or buffered, the quota marker included. */
     private long accepted;
 
-    LogSink(UUID jobId, int attempt, long nextSeq, long quota, long alreadyStored) {
+    LogSink(UUID jobId, int attempt, long nextSeq, LogQuota quota, long alreadyStored) {
         this.jobId = jobId;
         this.attempt = attempt;
         this.nextSeq = nextSeq;
@@ -42,27 +42,14 @@ public final class LogSink {
         return attempt;
     }
 
-    /**
-     * Queues lines, waiting while the buffer is full. Past the attempt's quota one marker line is queued
-     * in place of the first line over it, and later lines are dropped.
-     */
+    /** Queues lines, waiting while the buffer is full; past the attempt's {@link LogQuota} they are dropped. */
     public synchronized void addAll(List<PendingLine> lines) throws InterruptedException {
         while (buffer.size() >= MAX_BUFFERED_LINES) {
             wait();
         }
-        for (PendingLine line : lines) {
-            if (accepted < quota) {
-                buffer.addLast(line);
-            } else if (accepted == quota) {
-                buffer.addLast(new PendingLine(line.time(), LogStream.STDERR, line.rank(),
-                        "[trainyard] this attempt reached its log quota of " + quota + " lines; later output is not "
-                                + "stored (it stays in the worker's output file on its host)",
-                        line.source(), line.offsetAfter()));
-            } else {
-                continue;
-            }
-            accepted++;
-        }
+        List<PendingLine> admitted = quota.admit(accepted, lines);
+        buffer.addAll(admitted);
+        accepted += admitted.size();
     }
 
     synchronized boolean isEmpty() {

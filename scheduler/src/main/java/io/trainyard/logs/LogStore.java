@@ -2,7 +2,6 @@ package io.trainyard.logs;
 
 import java.io.StringWriter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -48,15 +47,16 @@ public class LogStore {
                 .params(jobId, attempt).query(Long.class).single();
     }
 
-    /** Stores lines numbered from {@code firstSeq} and the file positions just past them, atomically. */
-    public void append(UUID jobId, int attempt, long firstSeq, List<PendingLine> lines) {
+    /**
+     * Stores lines numbered from {@code firstSeq} and the read positions just past them (by source file),
+     * atomically; joins the caller's transaction if there is one.
+     */
+    public void append(UUID jobId, int attempt, long firstSeq, List<PendingLine> lines, Map<String, Long> positions) {
         StringWriter encoded = new StringWriter(lines.size() * 96);
-        Map<String, Long> positions = new HashMap<>();
         try (SequenceWriter writer = JSON.writer().withRootValueSeparator("\n").writeValues(encoded)) {
             long seq = firstSeq;
             for (PendingLine line : lines) {
                 writer.write(new LogLine(seq++, attempt, line.time(), line.stream(), line.rank(), line.text()));
-                positions.put(line.source(), line.offsetAfter());
             }
         }
         transaction.executeWithoutResult(status -> {
@@ -65,12 +65,17 @@ public class LogStore {
                     values (?, ?, ?, ?, ?, ?)""")
                     .params(jobId, firstSeq, firstSeq + lines.size() - 1, attempt, lines.size(), encoded.toString())
                     .update();
-            positions.forEach((source, offset) -> jdbc.sql("""
-                    insert into log_read_positions (job_id, attempt, source, byte_offset) values (?, ?, ?, ?)
-                    on conflict (job_id, attempt, source) do update set byte_offset = excluded.byte_offset""")
-                    .params(jobId, attempt, source, offset)
-                    .update());
+            savePositions(jobId, attempt, positions);
         });
+    }
+
+    /** Records where reading each source resumes, without lines (those past the quota are dropped). */
+    public void savePositions(UUID jobId, int attempt, Map<String, Long> positions) {
+        positions.forEach((source, offset) -> jdbc.sql("""
+                insert into log_read_positions (job_id, attempt, source, byte_offset) values (?, ?, ?, ?)
+                on conflict (job_id, attempt, source) do update set byte_offset = excluded.byte_offset""")
+                .params(jobId, attempt, source, offset)
+                .update());
     }
 
     /** Up to {@code limit} lines with a sequence number above {@code afterSeq}, in order, as stored. */

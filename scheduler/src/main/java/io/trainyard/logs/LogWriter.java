@@ -1,6 +1,8 @@
 package io.trainyard.logs;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +28,7 @@ public class LogWriter implements SmartLifecycle {
     static final long FLUSH_INTERVAL_MILLIS = 25;
 
     private final LogStore store;
-    private final long maxLinesPerAttempt;
+    private final LogQuota quota;
     private final LogFollowers followers;
     private final Counter linesIngested;
     private final Set<LogSink> open = ConcurrentHashMap.newKeySet();
@@ -34,7 +36,7 @@ public class LogWriter implements SmartLifecycle {
 
     public LogWriter(LogStore store, LogFollowers followers, MeterRegistry registry, TrainyardProperties properties) {
         this.store = store;
-        this.maxLinesPerAttempt = properties.maxLogLinesPerAttempt();
+        this.quota = new LogQuota(properties.maxLogLinesPerAttempt());
         this.followers = followers;
         this.linesIngested = Counter.builder("trainyard.logs.lines.ingested")
                 .description("Log lines stored, from all jobs").register(registry);
@@ -42,7 +44,7 @@ public class LogWriter implements SmartLifecycle {
 
     /** Opens the sink of a job attempt; its numbering continues after the job's stored lines. */
     public LogSink open(UUID jobId, int attempt) {
-        LogSink sink = new LogSink(jobId, attempt, store.lastSeq(jobId) + 1, maxLinesPerAttempt,
+        LogSink sink = new LogSink(jobId, attempt, store.lastSeq(jobId) + 1, quota,
                 store.countLines(jobId, attempt));
         open.add(sink);
         return sink;
@@ -115,7 +117,9 @@ public class LogWriter implements SmartLifecycle {
             if (chunk.isEmpty()) {
                 return 0;
             }
-            store.append(sink.jobId(), sink.attempt(), sink.nextSeq(), chunk);
+            Map<String, Long> positions = new HashMap<>();
+            chunk.forEach(line -> positions.put(line.source(), line.offsetAfter()));
+            store.append(sink.jobId(), sink.attempt(), sink.nextSeq(), chunk, positions);
             sink.stored(chunk.size());
             linesIngested.increment(chunk.size());
         } finally {

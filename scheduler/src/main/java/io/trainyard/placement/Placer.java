@@ -1,6 +1,5 @@
 package io.trainyard.placement;
 
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -29,11 +28,5 @@ public final class Placer {
             }
         }
         return best == null ? new PlacementDecision.Wait() : new PlacementDecision.OnAgent(best);
-    }
-
-    /** Orders agents so that {@code preferred} wins ties: a node prefers itself among equally good fits. */
-    public static Comparator<AgentCapacity> preferring(String preferred) {
-        return Comparator.comparing((AgentCapacity agent) -> !agent.agentId().equals(preferred))
-                .thenComparing(AgentCapacity::agentId);
     }
 }

@@ -48,14 +48,4 @@ class PlacerTest {
                 .isEqualTo(new PlacementDecision.OnAgent(Placement.onCpu("cpu", 1)));
         assertThat(Placer.place(new Demand(1, true), List.of(host))).isInstanceOf(PlacementDecision.Never.class);
     }
-
-    @Test
-    void aNodePrefersItselfAmongEquallyGoodFits() {
-        List<AgentCapacity> agents = new ArrayList<>(List.of(new AgentCapacity("a", List.of(0), 4),
-                new AgentCapacity("b", List.of(0), 4)));
-        agents.sort(Placer.preferring("b"));
-
-        assertThat(Placer.place(new Demand(1, true), agents))
-                .isEqualTo(new PlacementDecision.OnAgent(Placement.onGpus("b", List.of(0))));
-    }
 }

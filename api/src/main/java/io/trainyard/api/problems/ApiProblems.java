@@ -3,6 +3,8 @@ package io.trainyard.api.problems;
 import java.util.List;
 import java.util.Map;
 
+import io.trainyard.agent.StaleAgentException;
+import io.trainyard.api.agents.AgentTokenRejectedException;
 import io.trainyard.gigl.InvalidConfigException;
 import io.trainyard.gigl.Violation;
 import io.trainyard.job.JobConflictException;
@@ -46,6 +48,16 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
     @ExceptionHandler(JobConflictException.class)
     ProblemDetail conflict(JobConflictException e) {
         return problem(HttpStatus.CONFLICT, "Conflict", e.getMessage());
+    }
+
+    @ExceptionHandler(StaleAgentException.class)
+    ProblemDetail staleAgent(StaleAgentException e) {
+        return problem(HttpStatus.CONFLICT, "Stale agent or attempt", e.getMessage());
+    }
+
+    @ExceptionHandler(AgentTokenRejectedException.class)
+    ProblemDetail agentTokenRejected(AgentTokenRejectedException e) {
+        return problem(HttpStatus.UNAUTHORIZED, "Agent token rejected", e.getMessage());
     }
 
     @ExceptionHandler(RequestTooLargeException.class)

@@ -2,27 +2,35 @@ package io.trainyard.backend.local;
 
 import java.time.Duration;
 
+import io.trainyard.job.TrainerImages;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
- * Settings under {@code trainyard.local.*} for the pool of this host.
+ * Settings under {@code trainyard.local.*}: the pool's defaults, and how the server's own (embedded) agent
+ * runs trainers on this host. Agents on other hosts take the same settings as command-line arguments.
  *
+ * @param embeddedAgent whether this server runs an agent for its own host (off: only remote agents run jobs)
  * @param cpuSlots trainer processes this host runs at once when it has no GPUs (default: its CPU count)
  * @param nvidiaSmi the {@code nvidia-smi} program used to discover GPUs; absent means no GPUs
  * @param python the Python that runs the small per-process supervisor
  * @param cancelGracePeriod time between SIGTERM and SIGKILL when a run is cancelled or times out
  * @param masterAddr the torch.distributed rendezvous address given to a job's processes
- * @param cpuDockerUri passed as {@code --cpu_docker_uri} to the legacy trainer when set
- * @param cudaDockerUri passed as {@code --cuda_docker_uri} to the legacy trainer when set
+ * @param maxLogBacklog per output file, how much unread output an agent keeps for shipping while the server
+ *     is away; past it the oldest unread part is skipped with a marker line
+ * @param cpuDockerUri passed as {@code --cpu_docker_uri} to the legacy trainer when the job names none
+ * @param cudaDockerUri passed as {@code --cuda_docker_uri} to the legacy trainer when the job names none
  */
 @ConfigurationProperties("trainyard.local")
 public record LocalBackendProperties(
+        @DefaultValue("true") boolean embeddedAgent,
         Integer cpuSlots,
         @DefaultValue("nvidia-smi") String nvidiaSmi,
         @DefaultValue("python3") String python,
         @DefaultValue("10s") Duration cancelGracePeriod,
         @DefaultValue("127.0.0.1") String masterAddr,
+        @DefaultValue("256MB") DataSize maxLogBacklog,
         String cpuDockerUri,
         String cudaDockerUri) {
 
@@ -30,5 +38,10 @@ public record LocalBackendProperties(
         if (cpuSlots == null || cpuSlots < 1) {
             cpuSlots = Runtime.getRuntime().availableProcessors();
         }
+    }
+
+    /** The trainer images of jobs that name none. */
+    public TrainerImages defaultImages() {
+        return new TrainerImages(cpuDockerUri, cudaDockerUri);
     }
 }

@@ -19,7 +19,7 @@ import io.trainyard.placement.Placement;
  * {@code CUDA_VISIBLE_DEVICES} naming exactly the job's GPUs (every worker sees them all and picks its own
  * by {@code LOCAL_RANK}, as under torchrun).
  */
-final class TrainerInvocation {
+public final class TrainerInvocation {
 
     static final String LEGACY_TRAINER_MODULE = "gigl.src.training.v1.lib.training_process";
 
@@ -27,13 +27,15 @@ final class TrainerInvocation {
     }
 
     /**
+     * @param images the trainer images, the server's defaults already applied
+     * @param masterAddr the torch.distributed rendezvous address (the host's)
      * @param masterPort the rendezvous port, or null in a dry run (it is picked at launch)
      * @throws IllegalArgumentException if the command cannot be split into words
      */
-    static List<LaunchPlan.Worker> workers(UUID jobId, int attempt, String jobName, TaskConfig task,
-            TrainerImages images, WorkFolder folder, Placement placement, int workerCount, Integer masterPort,
-            LocalBackendProperties properties) {
-        List<String> argv = argv(jobName, task, images, folder, placement.usesGpus(), properties);
+    public static List<LaunchPlan.Worker> workers(UUID jobId, int attempt, String jobName, TaskConfig task,
+            TrainerImages images, WorkFolder folder, Placement placement, int workerCount, String masterAddr,
+            Integer masterPort) {
+        List<String> argv = argv(jobName, task, images, folder, placement.usesGpus());
         List<LaunchPlan.Worker> workers = new ArrayList<>(workerCount);
         for (int rank = 0; rank < workerCount; rank++) {
             Map<String, String> env = new LinkedHashMap<>();
@@ -41,7 +43,7 @@ final class TrainerInvocation {
             env.put("GIGL_TASK_CONFIG_URI", fileUri(folder.taskConfig()));
             env.put("GIGL_RESOURCE_CONFIG_URI", fileUri(folder.resourceConfig()));
             env.put("GIGL_COMPONENT", "Trainer");
-            env.put("MASTER_ADDR", properties.masterAddr());
+            env.put("MASTER_ADDR", masterAddr);
             env.put("MASTER_PORT", masterPort == null ? "(a free port, picked at launch)" : masterPort.toString());
             env.put("WORLD_SIZE", Integer.toString(workerCount));
             env.put("RANK", Integer.toString(rank));
@@ -57,7 +59,7 @@ final class TrainerInvocation {
     }
 
     private static List<String> argv(String jobName, TaskConfig task, TrainerImages images, WorkFolder folder,
-            boolean useCuda, LocalBackendProperties properties) {
+            boolean useCuda) {
         List<String> argv = new ArrayList<>();
         if (task.shouldRunGltBackend()) {
             argv.addAll(CommandWords.split(task.trainerCommand()));
@@ -68,13 +70,11 @@ final class TrainerInvocation {
         argv.add("--task_config_uri=" + fileUri(folder.taskConfig()));
         argv.add("--resource_config_uri=" + fileUri(folder.resourceConfig()));
         if (!task.shouldRunGltBackend()) {
-            String cpuImage = images.choose(false, properties.cpuDockerUri());
-            String cudaImage = images.choose(true, properties.cudaDockerUri());
-            if (cpuImage != null) {
-                argv.add("--cpu_docker_uri=" + cpuImage);
+            if (images.cpuDockerUri() != null) {
+                argv.add("--cpu_docker_uri=" + images.cpuDockerUri());
             }
-            if (cudaImage != null) {
-                argv.add("--cuda_docker_uri=" + cudaImage);
+            if (images.cudaDockerUri() != null) {
+                argv.add("--cuda_docker_uri=" + images.cudaDockerUri());
             }
         }
         if (useCuda) {
@@ -86,7 +86,7 @@ final class TrainerInvocation {
         return List.copyOf(argv);
     }
 
-    static String fileUri(Path path) {
+    public static String fileUri(Path path) {
         return path.toAbsolutePath().toUri().toString();
     }
 }

@@ -18,13 +18,13 @@ import io.trainyard.gigl.TaskConfig;
  * assets: every set {@code trainedModelMetadata} URI and the trainer asset folder. Relative paths resolve
  * against the job's work folder, which is the trainer's working directory.
  */
-final class TrainerOutputs {
+public final class TrainerOutputs {
 
     private TrainerOutputs() {
     }
 
     /** The local paths a training run of this task clears; none when the task skips training. */
-    static List<Path> toClear(TaskConfig task, WorkFolder folder) {
+    public static List<Path> toClear(TaskConfig task, WorkFolder folder) {
         List<Path> paths = new ArrayList<>();
         if (task.shouldSkipTraining()) {
             return paths;
@@ -37,7 +37,7 @@ final class TrainerOutputs {
     }
 
     /** The local path of an output URI (a plain path or file://); gs:// is not local. */
-    static Path resolve(String uri, WorkFolder folder) {
+    public static Path resolve(String uri, WorkFolder folder) {
         if (uri.startsWith("gs://")) {
             throw new IllegalArgumentException("gs:// outputs need the Vertex AI backend");
         }
@@ -45,7 +45,7 @@ final class TrainerOutputs {
         return folder.root().resolve(path).normalize();
     }
 
-    static void clear(List<Path> paths) throws IOException {
+    public static void clear(List<Path> paths) throws IOException {
         for (Path path : paths) {
             if (path.getNameCount() < 2) {
                 throw new IOException("refusing to delete " + path + ": too close to the filesystem root");

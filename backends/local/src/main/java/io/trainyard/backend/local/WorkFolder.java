@@ -8,42 +8,42 @@ import java.util.UUID;
  * directory (relative output paths land here), and per attempt the output, exit and pid files of each
  * worker process.
  */
-record WorkFolder(Path root) {
+public record WorkFolder(Path root) {
 
-    static WorkFolder of(Path dataDir, UUID jobId) {
+    public static WorkFolder of(Path dataDir, UUID jobId) {
         return new WorkFolder(dataDir.resolve("jobs").resolve(jobId.toString()));
     }
 
-    Path taskConfig() {
+    public Path taskConfig() {
         return root.resolve("task_config.yaml");
     }
 
-    Path resourceConfig() {
+    public Path resourceConfig() {
         return root.resolve("resource_config.yaml");
     }
 
     /** GiGL's trainer asset folder: deleted before each training run like the configured outputs. */
-    Path trainerAssets() {
+    public Path trainerAssets() {
         return root.resolve("trainer");
     }
 
-    Path attempt(int attempt) {
+    public Path attempt(int attempt) {
         return root.resolve("attempts").resolve(Integer.toString(attempt));
     }
 
-    Path stdout(int attempt, int rank) {
+    public Path stdout(int attempt, int rank) {
         return attempt(attempt).resolve("rank-" + rank + ".stdout");
     }
 
-    Path stderr(int attempt, int rank) {
+    public Path stderr(int attempt, int rank) {
         return attempt(attempt).resolve("rank-" + rank + ".stderr");
     }
 
-    Path exitFile(int attempt, int rank) {
+    public Path exitFile(int attempt, int rank) {
         return attempt(attempt).resolve("rank-" + rank + ".exit");
     }
 
-    Path pidFile(int attempt, int rank) {
+    public Path pidFile(int attempt, int rank) {
         return attempt(attempt).resolve("rank-" + rank + ".pid");
     }
 }

@@ -40,14 +40,17 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final CustomJobBuilder builder;
+    /** This replica: it follows the CustomJobs it creates, and re-attaches to them after a restart. */
+    private final String nodeId;
     private final GcsFiles files;
     private final VertexRun.Services services;
     private final Map<UUID, VertexRun> runs = new ConcurrentHashMap<>();
     private final Map<UUID, Thread> followers = new ConcurrentHashMap<>();
     private volatile boolean running;
 
-    VertexAiBackend(VertexAiProperties properties, GcsFiles files, VertexRun.Services services) {
+    VertexAiBackend(VertexAiProperties properties, String nodeId, GcsFiles files, VertexRun.Services services) {
         this.builder = new CustomJobBuilder(properties);
+        this.nodeId = nodeId;
         this.files = files;
         this.services = services;
     }
@@ -87,7 +90,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     /** Vertex AI finds the machines; the job is placed in its project and region at once. */
     @Override
     public Reservation reserve(Job job) {
-        return new Reservation.Placed(JSON.writeValueAsString(placement(JobSpec.of(job))));
+        return new Reservation.Placed(nodeId, JSON.writeValueAsString(placement(JobSpec.of(job))));
     }
 
     @Override

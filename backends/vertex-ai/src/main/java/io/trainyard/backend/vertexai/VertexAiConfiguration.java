@@ -15,6 +15,7 @@ import com.google.cloud.logging.v2.LoggingSettings;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
 import io.grpc.ManagedChannelBuilder;
+import io.trainyard.TrainyardProperties;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.LogWriter;
@@ -63,11 +64,11 @@ public class VertexAiConfiguration {
 
     @Bean
     VertexAiBackend vertexAiBackend(VertexAiProperties properties, GcsFiles vertexGcsFiles, LoggingClient vertexLoggingClient,
-            JobTransitions transitions, LogWriter logWriter, LogStore logStore) {
+            JobTransitions transitions, LogWriter logWriter, LogStore logStore, TrainyardProperties trainyard) {
         Map<String, JobServiceClient> clients = new ConcurrentHashMap<>();
         VertexJobs vertex = new VertexJobs(region -> clients.computeIfAbsent(region, key -> jobServiceClient(properties, key)),
                 new QuotaLimiter(properties.creationsPerMinute(), MINUTE), new QuotaLimiter(properties.requestsPerMinute(), MINUTE));
-        return new VertexAiBackend(properties, vertexGcsFiles, new VertexRun.Services(vertex,
+        return new VertexAiBackend(properties, trainyard.nodeId(), vertexGcsFiles, new VertexRun.Services(vertex,
                 logIngesters(vertexLoggingClient, new QuotaLimiter(properties.logReadsPerMinute(), MINUTE), logStore),
                 transitions, logWriter, properties));
     }

@@ -325,7 +325,7 @@ class CustomJobRequestTest {
                   machineType: n1-standard-4
                   numReplicas: 2
                 """), 86_400);
-        Map<String, Object> json = new VertexAiBackend(properties(null), null, null).plan(JOB, spec).customJobRequest();
+        Map<String, Object> json = new VertexAiBackend(properties(null), "test-node", null, null).plan(JOB, spec).customJobRequest();
 
         assertThat(json).containsEntry("parent", "projects/my-project/locations/us-central1");
         CreateCustomJobRequest.Builder parsed = CreateCustomJobRequest.newBuilder();

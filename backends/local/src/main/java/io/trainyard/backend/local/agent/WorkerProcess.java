@@ -1,4 +1,4 @@
-package io.trainyard.backend.local;
+package io.trainyard.backend.local.agent;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import io.trainyard.backend.local.WorkFolder;
 import io.trainyard.dispatch.LaunchPlan;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -20,6 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class WorkerProcess {
 
+    private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** Two processes with the same pid whose start times differ by more than this are not the same. */
     private static final long START_TIME_TOLERANCE_MILLIS = 1_000;
@@ -70,6 +74,26 @@ final class WorkerProcess {
                         .orElse(false))
                 .map(handle -> new WorkerProcess(worker.rank(), handle, worker.startedAtMillis(),
                         folder.exitFile(attempt, worker.rank())));
+    }
+
+    /**
+     * Kills the process group of the supervisor that wrote {@code pidFile}, if it still runs; a process that
+     * merely reuses the pid is told apart by its command line, which names the pid file.
+     */
+    static void killStray(Path pidFile) {
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            boolean isItsSupervisor = ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .flatMap(handle -> handle.info().commandLine())
+                    .map(commandLine -> commandLine.contains(pidFile.toString()))
+                    .orElse(false);
+            if (isItsSupervisor) {
+                log.warn("Killing stray trainer process group {} ({})", pid, pidFile.getParent());
+                signalGroup(pid, "KILL");
+            }
+        } catch (IOException | NumberFormatException e) {
+            // never started, or already gone
+        }
     }
 
     /** A worker of a stored run state that is no longer running; only its exit file is left. */

@@ -1,4 +1,4 @@
-package io.trainyard.backend.local;
+package io.trainyard.backend.local.agent;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,14 +11,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Finds this host's GPUs with {@code nvidia-smi}; a host without it (or without GPUs) has none. */
-final class GpuDiscovery {
+public final class GpuDiscovery {
 
     private static final Logger log = LoggerFactory.getLogger(GpuDiscovery.class);
 
     private GpuDiscovery() {
     }
 
-    static List<Gpu> discover(String nvidiaSmi) {
+    public static List<Gpu> discover(String nvidiaSmi) {
         Process process;
         try {
             process = new ProcessBuilder(nvidiaSmi, "--query-gpu=index,name,memory.total",

@@ -1,15 +1,13 @@
-package io.trainyard.backend.local;
+package io.trainyard.backend.local.agent;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Consumer;
 
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.RunOutcome;
-import io.trainyard.logs.LogSink;
 
 /**
  * Watches one attempt of a job on this host until all its worker processes have exited: stops it on
@@ -26,7 +24,6 @@ final class LocalRun {
     private final int attempt;
     private final List<WorkerProcess> workers;
     private final List<FileTailer> tailers;
-    private final LogSink sink;
     private final Duration timeout;
     private final Instant deadline;
     private final Duration gracePeriod;
@@ -35,13 +32,12 @@ final class LocalRun {
     private StopReason stopReason;
     private Instant killAt;
 
-    LocalRun(UUID jobId, int attempt, List<WorkerProcess> workers, List<FileTailer> tailers, LogSink sink,
+    LocalRun(UUID jobId, int attempt, List<WorkerProcess> workers, List<FileTailer> tailers,
             Instant startedAt, Duration timeout, Duration gracePeriod) {
         this.jobId = jobId;
         this.attempt = attempt;
         this.workers = workers;
         this.tailers = tailers;
-        this.sink = sink;
         this.timeout = timeout;
         this.deadline = startedAt.plus(timeout);
         this.gracePeriod = gracePeriod;
@@ -53,10 +49,6 @@ final class LocalRun {
 
     int attempt() {
         return attempt;
-    }
-
-    LogSink sink() {
-        return sink;
     }
 
     List<FileTailer> tailers() {
@@ -75,11 +67,11 @@ final class LocalRun {
     /**
      * Blocks until every worker has exited, then drains the output files.
      *
-     * @param onOutcome receives the outcome once the logs are drained into the sink
-     * @throws InterruptedException when the server shuts down: the processes keep running and a restarted
-     *     server re-attaches to them
+     * @return the outcome, once the output files are read to their end
+     * @throws InterruptedException when the agent stops: the processes keep running and a restarted agent
+     *     re-attaches to them
      */
-    void watch(Consumer<RunOutcome> onOutcome) throws InterruptedException {
+    RunOutcome watch() throws InterruptedException {
         while (true) {
             for (WorkerProcess worker : workers) {
                 if (!worker.isAlive() && !endedInOrder.contains(worker)) {
@@ -108,7 +100,7 @@ final class LocalRun {
         for (FileTailer tailer : tailers) {
             tailer.finish();
         }
-        onOutcome.accept(outcome());
+        return outcome();
     }
 
     private void stop(StopReason reason) {

@@ -1,4 +1,4 @@
-package io.trainyard.backend.local;
+package io.trainyard.backend.local.agent;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.trainyard.backend.local;
+package io.trainyard.backend.local.agent;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import io.trainyard.logs.LogSink;
 import io.trainyard.logs.LogStream;
 import io.trainyard.logs.PendingLine;
 
@@ -20,6 +19,9 @@ import io.trainyard.logs.PendingLine;
  * Follows one output file of a trainer process, like {@code tail -f}, turning each line into a
  * {@link PendingLine} that carries the byte offset just past it (where reading resumes after a restart).
  * A line longer than {@value #MAX_LINE_BYTES} bytes is cut into several lines rather than held in memory.
+ * When reading has fallen more than the log backlog behind the file (the server was away for long while the
+ * trainer kept printing), the oldest unread part is skipped, with a marker line saying how much: the agent
+ * never ships an unbounded backlog, and the whole output stays in the file.
  */
 final class FileTailer {
 
@@ -30,8 +32,11 @@ final class FileTailer {
     private final String source;
     private final LogStream stream;
     private final int rank;
-    private final LogSink sink;
+    private final LogShipper sink;
+    private final long maxBacklogBytes;
     private long offset;
+    /** After a skip: the bytes up to the next newline are the rest of a line already skipped. */
+    private boolean discardingToNewline;
     private byte[] partial = new byte[256];
     private int partialLength;
     private final List<PendingLine> batch = new ArrayList<>();
@@ -40,13 +45,14 @@ final class FileTailer {
     private volatile boolean draining;
     private Thread thread;
 
-    FileTailer(Path file, LogStream stream, int rank, long startOffset, LogSink sink) {
+    FileTailer(Path file, LogStream stream, int rank, long startOffset, LogShipper sink, long maxBacklogBytes) {
         this.file = file;
         this.source = file.getFileName().toString();
         this.stream = stream;
         this.rank = rank;
         this.offset = startOffset;
         this.sink = sink;
+        this.maxBacklogBytes = maxBacklogBytes;
     }
 
     void start() {
@@ -73,6 +79,9 @@ final class FileTailer {
                     channel = open();
                 }
                 boolean finishing = draining;
+                if (channel != null) {
+                    skipIfTooFarBehind(channel.size());
+                }
                 int read = channel == null ? -1 : channel.read(buffer, offset + partialLength);
                 if (read > 0) {
                     buffer.flip();
@@ -115,11 +124,28 @@ final class FileTailer {
         }
     }
 
+    private void skipIfTooFarBehind(long fileSize) {
+        long readUpTo = offset + partialLength;
+        if (fileSize - readUpTo <= maxBacklogBytes) {
+            return;
+        }
+        long skipTo = fileSize - maxBacklogBytes;
+        batch.add(new PendingLine(Instant.now(), LogStream.STDERR, rank, "[trainyard] skipped " + (skipTo - readUpTo)
+                + " bytes of " + source + ": reading fell more than the agent's log backlog of " + maxBacklogBytes
+                + " bytes behind (the server was unreachable); the whole output is in " + file, source, skipTo));
+        offset = skipTo;
+        partialLength = 0;
+        discardingToNewline = true;
+    }
+
     private void consume(ByteBuffer bytes) {
         now = Instant.now();
         while (bytes.hasRemaining()) {
             byte b = bytes.get();
-            if (b == '\n') {
+            if (discardingToNewline) {
+                offset++;
+                discardingToNewline = b != '\n';
+            } else if (b == '\n') {
                 emit(partialLength, offset + partialLength + 1);
             } else {
                 if (partialLength == partial.length) {

@@ -1,0 +1,77 @@
+package io.trainyard.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+
+import io.trainyard.TrainyardProperties;
+import io.trainyard.api.agents.AgentToken;
+import io.trainyard.backend.local.LocalBackendProperties;
+import io.trainyard.backend.local.agent.AgentSettings;
+import io.trainyard.backend.local.agent.GpuDiscovery;
+import io.trainyard.backend.local.agent.HostAgent;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The agent of the server's own host, run inside the server and talking to it over loopback with the same
+ * protocol as any agent, so one command runs everything. Its id is the server's node id. It starts once the
+ * server listens, and stops first: its trainers keep running and the restarted server's agent re-attaches.
+ */
+@Component
+@ConditionalOnExpression("${trainyard.dispatcher.enabled:true} and ${trainyard.local.embedded-agent:true}")
+class EmbeddedAgent implements SmartLifecycle {
+
+    private final WebServerApplicationContext server;
+    private final TrainyardProperties trainyard;
+    private final LocalBackendProperties local;
+    private final AgentToken token;
+    private final String address;
+    private HostAgent agent;
+
+    EmbeddedAgent(WebServerApplicationContext server, TrainyardProperties trainyard, LocalBackendProperties local,
+            AgentToken token, @Value("${server.address:}") String address) {
+        this.server = server;
+        this.trainyard = trainyard;
+        this.local = local;
+        this.token = token;
+        this.address = address;
+    }
+
+    @Override
+    public void start() {
+        URI serverUri = URI.create("http://" + loopbackOr(address) + ":" + server.getWebServer().getPort());
+        AgentSettings settings = new AgentSettings(serverUri, token.value(), trainyard.nodeId(), AgentSettings.localHostName(),
+                trainyard.dataDir(), GpuDiscovery.discover(local.nvidiaSmi()), local.cpuSlots(), local.python(),
+                local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes());
+        try {
+            agent = new HostAgent(settings);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot set up this host's agent", e);
+        }
+        agent.start();
+    }
+
+    @Override
+    public void stop() {
+        try {
+            agent.stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        agent = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return agent != null;
+    }
+
+    /** Where this server listens, as its own agent reaches it: loopback when it listens on every address. */
+    private static String loopbackOr(String address) {
+        return address == null || address.isBlank() || address.equals("0.0.0.0") || address.equals("::") ? "127.0.0.1" : address;
+    }
+}

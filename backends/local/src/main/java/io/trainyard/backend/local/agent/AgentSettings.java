@@ -1,0 +1,36 @@
+package io.trainyard.backend.local.agent;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import io.trainyard.agent.Gpu;
+
+/**
+ * How an agent runs: the server it reports to and its token, its name and host, where its jobs' folders
+ * live, its inventory, and how it runs trainers.
+ *
+ * @param agentId the agent's name in the pool; the node id that jobs placed on it carry
+ * @param gpus this host's GPUs (from {@code nvidia-smi}, or simulated for tests); none: it offers CPU slots
+ * @param cpuSlots trainer processes it runs at once when it has no GPUs
+ * @param python the Python that runs the per-process supervisor (stdlib only)
+ * @param cancelGracePeriod time between SIGTERM and SIGKILL when a run is cancelled or times out
+ * @param masterAddr the torch.distributed rendezvous address given to a job's processes
+ * @param maxLogBacklogBytes how far reading one output file may fall behind it (while the server is
+ *     away) before the oldest unread part is skipped, with a marker line saying so
+ */
+public record AgentSettings(URI server, String token, String agentId, String host, Path dataDir, List<Gpu> gpus,
+        int cpuSlots, String python, Duration cancelGracePeriod, String masterAddr, long maxLogBacklogBytes) {
+
+    /** This host's name, as agents report it. */
+    public static String localHostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

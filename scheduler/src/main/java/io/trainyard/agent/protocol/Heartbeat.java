@@ -1,0 +1,13 @@
+package io.trainyard.agent.protocol;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Renews the lease and asks for work.
+ *
+ * @param running the jobs whose runs the agent has (so they are not handed out again)
+ * @param cancelling those of them it is already stopping (so a cancel is not sent again)
+ */
+public record Heartbeat(long epoch, List<UUID> running, List<UUID> cancelling) {
+}

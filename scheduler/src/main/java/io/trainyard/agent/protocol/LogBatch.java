@@ -1,0 +1,20 @@
+package io.trainyard.agent.protocol;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import io.trainyard.logs.LogStream;
+
+/**
+ * The next lines of a run's log.
+ *
+ * @param batch numbered 1, 2, … per attempt; a batch is resent until acknowledged, and one whose number was
+ *     stored already is acknowledged without being stored again
+ * @param positions for each output file the lines came from, the byte offset just past the last of them
+ */
+public record LogBatch(long epoch, long batch, List<Line> lines, Map<String, Long> positions) {
+
+    public record Line(Instant time, LogStream stream, int rank, String text) {
+    }
+}
