@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 import tools.jackson.databind.JsonNode;
@@ -51,6 +52,34 @@ public final class ApiClient {
             request.header(headers[i], headers[i + 1]);
         }
         return send(request.build());
+    }
+
+    public Response put(String path, Object body, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request.build());
+    }
+
+    /** The lines of the job's log, in order (up to 10,000). */
+    public List<String> logTexts(String id) {
+        List<String> texts = new ArrayList<>();
+        get("/jobs/" + id + "/logs?limit=10000").body().get("lines").forEach(line -> texts.add(line.get("text").asString()));
+        return texts;
+    }
+
+    /** Polls until {@code condition} holds, failing after {@code timeout}. */
+    public static void await(String what, BooleanSupplier condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + " did not happen in " + timeout);
+            }
+            sleep(50);
+        }
     }
 
     public Response get(String path) {

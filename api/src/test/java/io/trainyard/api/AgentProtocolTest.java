@@ -1,0 +1,151 @@
+package io.trainyard.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import io.trainyard.testing.AgentProcess;
+import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The agent protocol spoken by hand, as a misbehaving or unlucky agent would: a wrong token, a resent log
+ * batch, reports from a replaced agent process (an older epoch).
+ */
+class AgentProtocolTest {
+
+    private static final String AUTHORIZATION = "Bearer " + AgentProcess.TOKEN;
+
+    @TempDir
+    static Path dataDir;
+    static RunningServer server;
+    static ApiClient api;
+
+    @BeforeAll
+    static void start() {
+        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "protocol-node",
+                AgentProcess.SERVER_ARGUMENTS.toArray(String[]::new));
+        api = server.api();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void anAgentWithoutTheTokenCannotRegister() {
+        ApiClient.Response wrong = api.put("/agents/intruder", registration(1), "Authorization", "Bearer guessed");
+        ApiClient.Response missing = api.put("/agents/intruder", registration(1));
+
+        assertThat(wrong.status()).isEqualTo(401);
+        assertThat(wrong.body().get("title").asString()).isEqualTo("Agent token rejected");
+        assertThat(missing.status()).isEqualTo(401);
+        assertThat(api.get("/agents").body().findValuesAsString("id")).doesNotContain("intruder");
+    }
+
+    @Test
+    void anInvalidRegistrationNamesTheFields() {
+        ApiClient.Response response = api.put("/agents/bad", Map.of("host", "", "gpus", List.of(), "cpuSlots", 0),
+                "Authorization", AUTHORIZATION);
+
+        assertThat(response.status()).isEqualTo(422);
+        assertThat(response.body().get("errors").findValuesAsString("field")).containsExactly("host", "cpuSlots");
+    }
+
+    @Test
+    void aResentLogBatchIsStoredOnceAndAReplacedAgentProcessChangesNothing() {
+        long epoch = api.put("/agents/by-hand", registration(1), "Authorization", AUTHORIZATION).body().get("epoch").asLong();
+        String id = api.submit(JobBodies.job("by-hand", "print('never run')")).body().get("id").asString();
+        JsonNode work = heartbeat("by-hand", epoch);
+        assertThat(work.get("assignments").get(0).get("jobId").asString()).isEqualTo(id);
+        String run = "/agents/by-hand/runs/" + id + "/1";
+
+        assertThat(post(run + "/started", Map.of("epoch", epoch, "runState", "{\"workers\":[]}")).status()).isEqualTo(200);
+        assertThat(post(run + "/logs", batch(epoch, 1, "first")).status()).isEqualTo(200);
+        // The acknowledgement was lost: the agent sends batch 1 again, then goes on.
+        assertThat(post(run + "/logs", batch(epoch, 1, "first")).status()).isEqualTo(200);
+        assertThat(post(run + "/logs", batch(epoch, 2, "second")).status()).isEqualTo(200);
+        assertThat(api.logTexts(id)).containsExactly("first", "second");
+
+        // The agent restarts: the new process learns where shipping resumes.
+        JsonNode registered = api.put("/agents/by-hand", registration(1), "Authorization", AUTHORIZATION).body();
+        long newEpoch = registered.get("epoch").asLong();
+        assertThat(newEpoch).isGreaterThan(epoch);
+        JsonNode known = registered.get("runs").get(0);
+        assertThat(known.get("jobId").asString()).isEqualTo(id);
+        assertThat(known.get("lastBatch").asLong()).isEqualTo(2);
+        assertThat(known.get("readPositions").get("rank-0.stdout").asLong()).isEqualTo(14);
+
+        // The old process is still around: everything it says is refused and nothing changes.
+        assertThat(post(run + "/logs", batch(epoch, 3, "stale")).status()).isEqualTo(409);
+        assertThat(post(run + "/ended", ended(epoch, "FAILED")).status()).isEqualTo(409);
+        assertThat(post("/agents/by-hand/heartbeat", Map.of("epoch", epoch, "running", List.of(), "cancelling", List.of())).status())
+                .isEqualTo(409);
+        assertThat(api.job(id).get("state").asString()).isEqualTo("RUNNING");
+
+        assertThat(post(run + "/ended", ended(newEpoch, "SUCCEEDED")).status()).isEqualTo(204);
+        assertThat(api.job(id).get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(api.logTexts(id)).containsExactly("first", "second");
+        // A report about an attempt that is over is refused too.
+        assertThat(post(run + "/ended", ended(newEpoch, "FAILED")).status()).isEqualTo(409);
+    }
+
+    @Test
+    void aJobCancelledBeforeItsAgentStartedItIsCancelledWithoutRunning() {
+        // The only agent with a GPU, so the job can go nowhere else.
+        long epoch = api.put("/agents/slow-starter", Map.of("host", "test-host",
+                "gpus", List.of(Map.of("index", 0, "model", "Simulated GPU", "memoryMiB", 1024)), "cpuSlots", 1),
+                "Authorization", AUTHORIZATION).body().get("epoch").asLong();
+        Map<String, Object> body = JobBodies.job("cancelled-early", "print('never run')");
+        body.put("requireGpus", true);
+        String id = api.submit(body).body().get("id").asString();
+        api.awaitJob(id, job -> job.get("node").asString("").equals("slow-starter"), Duration.ofSeconds(10));
+        api.post("/jobs/" + id + "/cancel", Map.of());
+
+        JsonNode work = heartbeat("slow-starter", epoch);
+
+        assertThat(work.get("assignments")).isEmpty();
+        assertThat(work.get("cancels").get(0).get("jobId").asString()).isEqualTo(id);
+        ApiClient.Response ended = post("/agents/slow-starter/runs/" + id + "/1/ended",
+                Map.of("epoch", epoch, "outcome", Map.of("state", "CANCELLED", "message", "cancelled before it started")));
+        assertThat(ended.status()).isEqualTo(204);
+        assertThat(api.job(id).get("state").asString()).isEqualTo("CANCELLED");
+    }
+
+    private static JsonNode heartbeat(String agentId, long epoch) {
+        ApiClient.Response response = post("/agents/" + agentId + "/heartbeat?waitMillis=2000",
+                Map.of("epoch", epoch, "running", List.of(), "cancelling", List.of()));
+        assertThat(response.status()).isEqualTo(200);
+        return response.body();
+    }
+
+    private static Map<String, Object> registration(int cpuSlots) {
+        return Map.of("host", "test-host", "gpus", List.of(), "cpuSlots", cpuSlots);
+    }
+
+    private static Map<String, Object> batch(long epoch, long number, String text) {
+        return Map.of("epoch", epoch, "batch", number,
+                "lines", List.of(Map.of("time", Instant.now().toString(), "stream", "stdout", "rank", 0, "text", text)),
+                "positions", Map.of("rank-0.stdout", 7L * number));
+    }
+
+    private static Map<String, Object> ended(long epoch, String state) {
+        return Map.of("epoch", epoch, "outcome", Map.of("state", state, "exitCode", 0, "message", "by hand"));
+    }
+
+    private static ApiClient.Response post(String path, Object body) {
+        return api.post(path, body, "Authorization", AUTHORIZATION);
+    }
+}

@@ -1,0 +1,847 @@
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The scheduler's PostgreSQL placement path, end to end: a real Trainyard server (its dispatcher claiming
+ * jobs from PostgreSQL, best-fit placement over agents read from PostgreSQL, the agent protocol over HTTP)
+ * driven by simulated agents in this process. Each agent is a virtual thread that registers and then
+ * long-polls {@code POST /agents/{id}/heartbeat}; for each assignment it reports {@code started}, holds the
+ * job's GPUs for the job's simulated duration and reports {@code ended}. No trainer process ever runs.
+ * Where {@link PlacementBench} measures the placement policy in memory, this measures what the server makes
+ * of it: claims, placement reads, state changes and agent round trips, all through PostgreSQL.
+ *
+ * <p>Run by bench/placement/run.sh, which starts a fresh server (embedded PostgreSQL, -Xmx512m, agent token
+ * {@code bench-token}, no embedded agent) per scenario. Java's source launcher runs it as is:
+ * <pre>
+ * java ServerPlacementBench.java throughput BASE_URL [agents=100] [gpusPerAgent=8] [jobs=10000] [minSeconds=2] [maxSeconds=8]
+ * java ServerPlacementBench.java running    BASE_URL [agents=250] [gpusPerAgent=8] [jobs=2000] [probes=50]
+ * </pre>
+ * <ul>
+ * <li>{@code throughput}: jobs of 1, 1, 1, 1, 2, 2, 4 or 8 GPUs (seed 42) with uniform durations are all
+ * submitted first, with no agent registered (they stay QUEUED), then every agent registers at once. So the
+ * dispatcher works against a deep queue from its first placement (the worst case for the claim query), the
+ * burst that fills an empty pool is a clean measure of placement speed, and submissions (a different code
+ * path, benchmarked by bench/server) do not compete with placement for the two cores. Prints placements/s,
+ * the share of GPUs running jobs while jobs wait (sampled every 250 ms), the time from the last submission
+ * until all jobs are done and the server's heap.</li>
+ * <li>{@code running}: {@code jobs} 1-GPU jobs that never end by themselves, on agents x gpusPerAgent GPUs
+ * (plus enough spare agents for the probes); once all run: the server's heap (it runs with -Xmx512m) and the
+ * machine's CPU while nothing changes (the cost of tracking them: heartbeats and their re-checks), then
+ * {@code probes} more 1-GPU jobs submitted one at a time, each timed from submission to assignment, i.e. a
+ * placement with that many jobs running. Then everything is ended.</li>
+ * </ul>
+ */
+public class ServerPlacementBench {
+
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+    static final String AUTH = "Bearer bench-token";
+    static final long WAIT_MILLIS = 2_000;
+    static final int SUBMIT_CLIENTS = 16;
+
+    static String base;
+
+    // --- what the simulated agents see; shared by all agents of a scenario ---
+    static final AtomicInteger assigned = new AtomicInteger();   // assignments received (jobs out of the queue)
+    static final AtomicInteger started = new AtomicInteger();    // runs whose started report was accepted
+    static final AtomicInteger ended = new AtomicInteger();      // runs whose ended report was accepted
+    static final AtomicInteger busyGpus = new AtomicInteger();   // GPUs of started-but-not-ended runs
+    static final AtomicInteger doubleBooked = new AtomicInteger(); // an assignment on a GPU the agent still runs a job on
+    static final AtomicInteger duplicateAssignments = new AtomicInteger();
+    static final AtomicLong firstAssignedAt = new AtomicLong();
+    static final AtomicLong firstEndSentAt = new AtomicLong();
+    static final Map<String, Long> assignedAt = new ConcurrentHashMap<>();
+    static final Map<String, Long> runningAt = new ConcurrentHashMap<>();
+    static final Map<String, Integer> errors = new ConcurrentHashMap<>();
+    static final List<String> errorSamples = Collections.synchronizedList(new ArrayList<>());
+    static volatile long queueEmptyAt;
+    static volatile int totalJobs;
+    /** Durations of jobs by id, in ms; a job not in here (or with -1) runs until {@link #releaseAll} opens. */
+    static final Map<String, Long> durations = new ConcurrentHashMap<>();
+    static final CountDownLatch releaseAll = new CountDownLatch(1);
+    static volatile boolean stopping;
+
+    record JobSpec(int gpus, long durationMillis) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        base = args[1];
+        switch (args[0]) {
+            case "throughput" -> throughput(intArg(args, 2, 100), intArg(args, 3, 8), intArg(args, 4, 10_000),
+                    Double.parseDouble(args.length > 5 ? args[5] : "2"), Double.parseDouble(args.length > 6 ? args[6] : "8"));
+            case "running" -> running(intArg(args, 2, 250), intArg(args, 3, 8), intArg(args, 4, 2_000), intArg(args, 5, 50));
+            default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
+        }
+        System.exit(0);
+    }
+
+    static int intArg(String[] args, int index, int fallback) {
+        return args.length > index ? Integer.parseInt(args[index]) : fallback;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Scenario 1: placement throughput and GPU utilisation while work waits
+    // ------------------------------------------------------------------------------------------------
+
+    static void throughput(int agentCount, int gpusPerAgent, int jobCount, double minSeconds, double maxSeconds) throws Exception {
+        int totalGpus = agentCount * gpusPerAgent;
+        System.out.printf("== PostgreSQL path: %d agents x %d GPUs, %d jobs (1/1/1/1/2/2/4/8 GPUs, %.0f-%.0f s each)%n",
+                agentCount, gpusPerAgent, jobCount, minSeconds, maxSeconds);
+        Random random = new Random(42);
+        int[] sizes = {1, 1, 1, 1, 2, 2, 4, 8};
+        List<JobSpec> specs = new ArrayList<>();
+        double gpuSeconds = 0;
+        for (int i = 0; i < jobCount; i++) {
+            int gpus = Math.min(sizes[random.nextInt(sizes.length)], gpusPerAgent);
+            double seconds = minSeconds + random.nextDouble() * (maxSeconds - minSeconds);
+            specs.add(new JobSpec(gpus, Math.round(seconds * 1000)));
+            gpuSeconds += gpus * seconds;
+        }
+        totalJobs = jobCount;
+        HeapSampler heap = HeapSampler.start();
+
+        // 1. Submit everything while no agent is registered: the jobs stay QUEUED.
+        long submitStart = System.nanoTime();
+        List<String> ids = submitAll(specs);
+        long lastSubmittedAt = System.nanoTime();
+        double submitSeconds = (lastSubmittedAt - submitStart) / 1e9;
+        System.out.printf("submitted: %d jobs by %d clients in %.1f s = %.0f submissions/s (dispatcher on, no agent yet)%n",
+                ids.size(), SUBMIT_CLIENTS, submitSeconds, ids.size() / submitSeconds);
+
+        // 2. Register every agent at once and let them run the queue dry.
+        long agentsAt = System.nanoTime();
+        List<SimAgent> agents = startAgents("sim", agentCount, gpusPerAgent);
+        List<Double> waitingSamples = new ArrayList<>();
+        Thread sampler = Thread.ofPlatform().daemon().start(() -> {
+            while (!stopping) {
+                if (assigned.get() < totalJobs) {
+                    synchronized (waitingSamples) {
+                        waitingSamples.add(busyGpus.get() / (double) totalGpus);
+                    }
+                }
+                sleep(250);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+        int lastReported = -1;
+        long lastReportAt = System.nanoTime();
+        while (ended.get() < jobCount && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            if (System.nanoTime() - lastReportAt > 15e9) { // progress to stderr, so a slow run is visibly alive
+                lastReportAt = System.nanoTime();
+                System.err.printf("  ... %.0f s: assigned %d, ended %d, GPUs busy %d/%d%n", (lastReportAt - agentsAt) / 1e9,
+                        assigned.get(), ended.get(), busyGpus.get(), totalGpus);
+                if (ended.get() == lastReported && assigned.get() == ended.get()) {
+                    System.err.println("  ... no progress: the remaining jobs are not being placed");
+                }
+                lastReported = ended.get();
+            }
+        }
+        long doneAt = System.nanoTime();
+        stopping = true;
+        sampler.join();
+        stopAgents(agents);
+        heap.stop();
+
+        boolean complete = ended.get() == jobCount;
+        long queueEmpty = queueEmptyAt != 0 ? queueEmptyAt : doneAt;
+        double placingSeconds = (queueEmpty - agentsAt) / 1e9;
+        System.out.printf("placements/s: %.1f while jobs waited (%d placements in %.1f s from the agents' registration until the queue was empty; first placement after %.2f s)%n",
+                assigned.get() / placingSeconds, assigned.get(), placingSeconds,
+                firstAssignedAt.get() == 0 ? Double.NaN : (firstAssignedAt.get() - agentsAt) / 1e9);
+        // The burst: placements into the empty pool, before any job ended (so none waited for capacity to free).
+        long firstEnd = firstEndSentAt.get() == 0 ? Long.MAX_VALUE : firstEndSentAt.get();
+        int burstCount = 0;
+        long burstLast = 0;
+        for (long at : assignedAt.values()) {
+            if (at < firstEnd) {
+                burstCount++;
+                burstLast = Math.max(burstLast, at);
+            }
+        }
+        if (burstCount > 1) {
+            double burst = (burstLast - firstAssignedAt.get()) / 1e9;
+            System.out.printf("initial burst: %d placements into the empty pool in %.2f s = %.0f placements/s (first to last placement before any job ended)%n",
+                    burstCount, burst, (burstCount - 1) / burst);
+        }
+        List<Double> samples;
+        synchronized (waitingSamples) {
+            samples = new ArrayList<>(waitingSamples);
+        }
+        System.out.printf("GPU busy while jobs wait: mean %.1f%%, p50 %.1f%% (%d samples every 250 ms; target >= 95%%)%n",
+                100 * mean(samples), 100 * percentileD(samples, 50), samples.size());
+        double ideal = gpuSeconds / totalGpus;
+        System.out.printf("makespan: %.1f s from the last submission until all jobs were done (%s); %.1f s from the agents' registration, vs %.1f s at 100%% of %d GPUs%n",
+                (doneAt - lastSubmittedAt) / 1e9, complete ? "all " + jobCount + " ended" : "INCOMPLETE: " + ended.get() + " of " + jobCount + " ended",
+                (doneAt - agentsAt) / 1e9, ideal, totalGpus);
+        List<Long> toRunning = new ArrayList<>();
+        for (Map.Entry<String, Long> entry : runningAt.entrySet()) {
+            Long at = assignedAt.get(entry.getKey());
+            if (at != null) {
+                toRunning.add(entry.getValue() - at);
+            }
+        }
+        System.out.printf("agent round trip: assignment received -> started acknowledged p50 %.1f ms, p99 %.1f ms%n",
+                percentile(toRunning, 50) / 1e6, percentile(toRunning, 99) / 1e6);
+        System.out.printf("server heap: max %.0f MB used (of -Xmx512m; %d samples, 1/s)%n", heap.maxBytes / 1e6, heap.samples);
+        printChecks(agents);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Scenario 2: thousands of running jobs tracked within 512 MB
+    // ------------------------------------------------------------------------------------------------
+
+    static void running(int agentCount, int gpusPerAgent, int jobCount, int probes) throws Exception {
+        int spareAgents = (probes + gpusPerAgent - 1) / gpusPerAgent;
+        int totalGpus = (agentCount + spareAgents) * gpusPerAgent;
+        System.out.printf("== PostgreSQL path: %d agents x %d GPUs (+%d spare agents for %d probe jobs), %d long-running 1-GPU jobs%n",
+                agentCount, gpusPerAgent, spareAgents, probes, jobCount);
+        totalJobs = jobCount + probes;
+        HeapSampler heap = HeapSampler.start();
+        List<JobSpec> specs = Collections.nCopies(jobCount, new JobSpec(1, -1));
+        long submitStart = System.nanoTime();
+        List<String> ids = submitAll(specs);
+        double submitSeconds = (System.nanoTime() - submitStart) / 1e9;
+        System.out.printf("submitted: %d jobs by %d clients in %.1f s = %.0f submissions/s (no agent yet)%n",
+                ids.size(), SUBMIT_CLIENTS, submitSeconds, ids.size() / submitSeconds);
+
+        long agentsAt = System.nanoTime();
+        List<SimAgent> agents = startAgents("run", agentCount + spareAgents, gpusPerAgent);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        long lastReportAt = System.nanoTime();
+        while (started.get() < jobCount && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            if (System.nanoTime() - lastReportAt > 15e9) {
+                lastReportAt = System.nanoTime();
+                System.err.printf("  ... %.0f s: assigned %d, running %d%n", (lastReportAt - agentsAt) / 1e9, assigned.get(), started.get());
+            }
+        }
+        long allRunningAt = System.nanoTime();
+        double ramp = (allRunningAt - agentsAt) / 1e9;
+        System.out.printf("ramp: %d of %d jobs RUNNING %.1f s after the agents registered = %.1f placements/s (first placement after %.2f s)%n",
+                started.get(), jobCount, ramp, started.get() / ramp,
+                firstAssignedAt.get() == 0 ? Double.NaN : (firstAssignedAt.get() - agentsAt) / 1e9);
+
+        // Steady state: nothing changes, the agents only heartbeat.
+        Thread.sleep(3_000);
+        CpuMeter cpu = CpuMeter.start();
+        List<Long> heapSamples = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            long used = heapUsed(scrape());
+            if (used > 0) {
+                heapSamples.add(used);
+            }
+            Thread.sleep(500);
+        }
+        double cpuBusy = cpu.busyFraction();
+        String metrics = scrape();
+        double live = metric(metrics, "jvm_gc_live_data_size_bytes");
+        System.out.printf("%d running jobs: heap used %.0f MB (min %.0f, max %.0f of %d samples over 5 s; Xmx 512 MB)%s%n",
+                started.get(), mean(toDoubles(heapSamples)) / 1e6, percentile(heapSamples, 0) / 1e6,
+                percentile(heapSamples, 100) / 1e6, heapSamples.size(),
+                Double.isNaN(live) ? "" : String.format("; live data after the last major GC %.0f MB", live / 1e6));
+        System.out.printf("idle with %d running: machine CPU %.0f%% of %d cores (server, PostgreSQL and the %d simulated agents' heartbeats)%n",
+                started.get(), 100 * cpuBusy, Runtime.getRuntime().availableProcessors(), agents.size());
+
+        // Placements with that many jobs running: one job at a time, onto the spare agents.
+        List<Long> latencies = new ArrayList<>();
+        List<Long> toRunning = new ArrayList<>();
+        for (int i = 0; i < probes; i++) {
+            long t = System.nanoTime();
+            String id = submit("bench_probe_" + i, new JobSpec(1, -1));
+            while (!runningAt.containsKey(id) && System.nanoTime() - t < 60e9) {
+                Thread.sleep(1);
+            }
+            Long at = assignedAt.get(id);
+            if (at != null) {
+                latencies.add(at - t);
+                toRunning.add(runningAt.getOrDefault(id, at) - t);
+            }
+        }
+        System.out.printf("placement with %d running: submit -> assignment received p50 %.1f ms, max %.1f ms; submit -> RUNNING p50 %.1f ms (%d probes, one at a time)%n",
+                jobCount, percentile(latencies, 50) / 1e6, percentile(latencies, 100) / 1e6, percentile(toRunning, 50) / 1e6, latencies.size());
+
+        long endAt = System.nanoTime();
+        releaseAll.countDown();
+        deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (ended.get() < started.get() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        System.out.printf("ended: %d jobs reported ended in %.1f s%n", ended.get(), (System.nanoTime() - endAt) / 1e9);
+        stopping = true;
+        stopAgents(agents);
+        heap.stop();
+        System.out.printf("server heap: max %.0f MB used over the whole scenario (of -Xmx512m; %d samples, 1/s)%n", heap.maxBytes / 1e6, heap.samples);
+        printChecks(agents);
+    }
+
+    static void printChecks(List<SimAgent> agents) {
+        int held = 0;
+        for (SimAgent agent : agents) {
+            held += agent.heldCount();
+        }
+        StringBuilder line = new StringBuilder(String.format(
+                "checks: %d GPU double-bookings, %d duplicate assignments, %d GPUs still held at the end, errors: %s",
+                doubleBooked.get(), duplicateAssignments.get(), held, errors.isEmpty() ? "none" : errors));
+        System.out.println(line);
+        synchronized (errorSamples) {
+            for (String sample : errorSamples) {
+                System.out.println("  error: " + sample);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Submissions
+    // ------------------------------------------------------------------------------------------------
+
+    static List<String> submitAll(List<JobSpec> specs) throws Exception {
+        String[] ids = new String[specs.size()];
+        AtomicInteger next = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(SUBMIT_CLIENTS);
+        List<Future<?>> clients = new ArrayList<>();
+        for (int c = 0; c < SUBMIT_CLIENTS; c++) {
+            clients.add(pool.submit(() -> {
+                for (int i = next.getAndIncrement(); i < specs.size(); i = next.getAndIncrement()) {
+                    ids[i] = submit("bench_" + i, specs.get(i));
+                }
+                return null;
+            }));
+        }
+        for (Future<?> client : clients) {
+            client.get();
+        }
+        pool.shutdown();
+        return List.of(ids);
+    }
+
+    /** Submits a job taking {@code spec.gpus()} GPUs; its simulated duration is recorded before any agent can see it. */
+    static String submit(String name, JobSpec spec) throws Exception {
+        String body = "{\"jobName\":\"" + name + "\",\"taskConfig\":" + quote(taskConfig("import time\ntime.sleep(1)\n", "outputs/model.pt"))
+                + ",\"resourceConfig\":" + quote(RESOURCE_CONFIG.formatted(spec.gpus())) + ",\"requireGpus\":true}";
+        for (int attempt = 1; ; attempt++) {
+            HttpResponse<String> response = send("POST", "/jobs", body, false);
+            if (response.statusCode() == 201) {
+                String id = (String) ((Map<?, ?>) Json.parse(response.body())).get("id");
+                durations.put(id, spec.durationMillis());
+                return id;
+            }
+            error("submit " + response.statusCode(), response.body());
+            if (attempt == 3) {
+                throw new IllegalStateException("submission failed: " + response.statusCode() + " " + response.body());
+            }
+        }
+    }
+
+    // Scenario 1 starts its agents only once every submission returned, so every duration is known by then;
+    // a job whose duration is unknown (or -1) runs until releaseAll opens.
+    static long durationOf(String jobId) {
+        return durations.getOrDefault(jobId, -1L);
+    }
+
+    /** JobBodies.RESOURCE_CONFIG of the api tests. */
+    static final String RESOURCE_CONFIG = """
+            shared_resource_config:
+              resource_labels:
+                cost_resource_group: trainyard-tests
+              common_compute_config:
+                project: test-project
+                region: us-central1
+                temp_assets_bucket: gs://test-temp
+                temp_regional_assets_bucket: gs://test-temp-regional
+                perm_assets_bucket: gs://test-perm
+                gcp_service_account_email: trainer@test-project.iam.gserviceaccount.com
+            trainer_resource_config:
+              local_trainer_config:
+                num_workers: %d
+            """;
+
+    /** JobBodies.taskConfig of the api tests: the in-memory path with a trainer that is a small Python program. */
+    static String taskConfig(String pythonProgram, String trainedModelUri) {
+        String literal = pythonProgram.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+        String command = "python3 -u -c 'exec(\"" + literal.replace("'", "'\"'\"'") + "\")'";
+        return """
+                taskMetadata:
+                  nodeAnchorBasedLinkPredictionTaskMetadata:
+                    supervisionEdgeTypes: []
+                featureFlags:
+                  should_run_glt_backend: "True"
+                sharedConfig:
+                  trainedModelMetadata:
+                    trainedModelUri: %s
+                trainerConfig:
+                  command: %s
+                  trainerArgs:
+                    learning_rate: "0.01"
+                """.formatted(trainedModelUri, "'" + command.replace("'", "''") + "'");
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Simulated agents
+    // ------------------------------------------------------------------------------------------------
+
+    static List<SimAgent> startAgents(String prefix, int count, int gpusPerAgent) throws InterruptedException {
+        List<SimAgent> agents = new ArrayList<>();
+        CountDownLatch registered = new CountDownLatch(count);
+        for (int a = 0; a < count; a++) {
+            SimAgent agent = new SimAgent(String.format("%s-%03d", prefix, a), gpusPerAgent, registered);
+            agents.add(agent);
+            agent.thread = Thread.ofVirtual().name(agent.id).start(agent::run);
+        }
+        registered.await(2, TimeUnit.MINUTES);
+        return agents;
+    }
+
+    static void stopAgents(List<SimAgent> agents) throws InterruptedException {
+        stopping = true;
+        for (SimAgent agent : agents) {
+            agent.thread.join(Duration.ofSeconds(10));
+        }
+    }
+
+    static final class SimAgent {
+        final String id;
+        final int gpuCount;
+        final CountDownLatch registered;
+        final Set<String> runs = ConcurrentHashMap.newKeySet(); // assigned and not yet reported ended
+        final String[] gpuHolder;                               // the job each GPU runs, or null
+        volatile long epoch;
+        Thread thread;
+
+        SimAgent(String id, int gpuCount, CountDownLatch registered) {
+            this.id = id;
+            this.gpuCount = gpuCount;
+            this.registered = registered;
+            this.gpuHolder = new String[gpuCount];
+        }
+
+        synchronized int heldCount() {
+            int held = 0;
+            for (String holder : gpuHolder) {
+                held += holder == null ? 0 : 1;
+            }
+            return held;
+        }
+
+        void run() {
+            try {
+                StringBuilder gpus = new StringBuilder();
+                for (int g = 0; g < gpuCount; g++) {
+                    gpus.append(g == 0 ? "" : ",").append("{\"index\":").append(g).append(",\"model\":\"Simulated GPU\",\"memoryMiB\":81559}");
+                }
+                HttpResponse<String> response = send("PUT", "/agents/" + id,
+                        "{\"host\":\"host-" + id + "\",\"gpus\":[" + gpus + "],\"cpuSlots\":8}", true);
+                if (response.statusCode() != 200) {
+                    error("register " + response.statusCode(), response.body());
+                    return;
+                }
+                epoch = ((Number) ((Map<?, ?>) Json.parse(response.body())).get("epoch")).longValue();
+                registered.countDown();
+                while (!stopping) {
+                    heartbeat();
+                }
+            } catch (Exception e) {
+                error("agent " + e.getClass().getSimpleName(), id + ": " + e.getMessage());
+            } finally {
+                if (registered.getCount() > 0 && epoch == 0) {
+                    registered.countDown();
+                }
+            }
+        }
+
+        void heartbeat() throws Exception {
+            StringBuilder running = new StringBuilder();
+            for (String job : runs) {
+                running.append(running.isEmpty() ? "" : ",").append('"').append(job).append('"');
+            }
+            HttpResponse<String> response = send("POST", "/agents/" + id + "/heartbeat?waitMillis=" + WAIT_MILLIS,
+                    "{\"epoch\":" + epoch + ",\"running\":[" + running + "],\"cancelling\":[]}", true);
+            if (response.statusCode() != 200) {
+                error("heartbeat " + response.statusCode(), id + ": " + response.body());
+                Thread.sleep(500);
+                return;
+            }
+            Map<?, ?> work = (Map<?, ?>) Json.parse(response.body());
+            for (Object item : (List<?>) work.get("assignments")) {
+                Map<?, ?> assignment = (Map<?, ?>) item;
+                String jobId = (String) assignment.get("jobId");
+                int attempt = ((Number) assignment.get("attempt")).intValue();
+                Map<?, ?> placement = (Map<?, ?>) assignment.get("placement");
+                List<Integer> gpus = new ArrayList<>();
+                for (Object gpu : (List<?>) placement.get("gpus")) {
+                    gpus.add(((Number) gpu).intValue());
+                }
+                if (!runs.add(jobId)) {
+                    duplicateAssignments.incrementAndGet();
+                    continue;
+                }
+                take(jobId, gpus);
+                long now = System.nanoTime();
+                firstAssignedAt.compareAndSet(0, now);
+                assignedAt.put(jobId, now);
+                if (assigned.incrementAndGet() == totalJobs) {
+                    queueEmptyAt = now;
+                }
+                Thread.ofVirtual().start(() -> runJob(jobId, attempt, gpus));
+            }
+        }
+
+        synchronized void take(String jobId, List<Integer> gpus) {
+            for (int gpu : gpus) {
+                if (gpu < 0 || gpu >= gpuCount || gpuHolder[gpu] != null) {
+                    doubleBooked.incrementAndGet();
+                    error("double booking", id + " GPU " + gpu + " assigned to " + jobId + " while "
+                            + (gpu >= 0 && gpu < gpuCount ? gpuHolder[gpu] : "no such GPU") + " runs");
+                } else {
+                    gpuHolder[gpu] = jobId;
+                }
+            }
+        }
+
+        synchronized void free(String jobId, List<Integer> gpus) {
+            for (int gpu : gpus) {
+                if (gpu >= 0 && gpu < gpuCount && jobId.equals(gpuHolder[gpu])) {
+                    gpuHolder[gpu] = null;
+                }
+            }
+        }
+
+        void runJob(String jobId, int attempt, List<Integer> gpus) {
+            String run = "/agents/" + id + "/runs/" + jobId + "/" + attempt;
+            try {
+                HttpResponse<String> response = send("POST", run + "/started", "{\"epoch\":" + epoch + ",\"runState\":\"{\\\"workers\\\":[]}\"}", true);
+                if (response.statusCode() != 200) {
+                    error("started " + response.statusCode(), response.body());
+                    free(jobId, gpus);
+                    runs.remove(jobId);
+                    return;
+                }
+                runningAt.put(jobId, System.nanoTime());
+                started.incrementAndGet();
+                busyGpus.addAndGet(gpus.size());
+                long duration = durationOf(jobId);
+                if (duration >= 0) {
+                    Thread.sleep(duration);
+                } else {
+                    releaseAll.await();
+                }
+                busyGpus.addAndGet(-gpus.size());
+                // Freed here before the report: the server may hand the GPUs out the moment it commits the end.
+                free(jobId, gpus);
+                long now = System.nanoTime();
+                firstEndSentAt.compareAndSet(0, now);
+                response = send("POST", run + "/ended",
+                        "{\"epoch\":" + epoch + ",\"outcome\":{\"state\":\"SUCCEEDED\",\"cause\":null,\"exitCode\":0,\"message\":\"done\"}}", true);
+                if (response.statusCode() != 204) {
+                    error("ended " + response.statusCode(), response.body());
+                } else {
+                    ended.incrementAndGet();
+                }
+            } catch (Exception e) {
+                error("run " + e.getClass().getSimpleName(), jobId + ": " + e.getMessage());
+            } finally {
+                runs.remove(jobId);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Server metrics: heap from /actuator/prometheus, machine CPU from /proc/stat
+    // ------------------------------------------------------------------------------------------------
+
+    static final class HeapSampler {
+        volatile long maxBytes;
+        volatile int samples;
+        volatile boolean stop;
+        Thread thread;
+
+        static HeapSampler start() {
+            HeapSampler sampler = new HeapSampler();
+            sampler.thread = Thread.ofPlatform().daemon().start(() -> {
+                while (!sampler.stop) {
+                    try {
+                        long used = heapUsed(scrape());
+                        if (used > 0) {
+                            sampler.maxBytes = Math.max(sampler.maxBytes, used);
+                            sampler.samples++;
+                        }
+                    } catch (Exception e) {
+                        error("prometheus " + e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+                    }
+                    sleep(1_000);
+                }
+            });
+            return sampler;
+        }
+
+        void stop() throws InterruptedException {
+            stop = true;
+            thread.join();
+        }
+    }
+
+    static String scrape() throws Exception {
+        return send("GET", "/actuator/prometheus", null, false).body();
+    }
+
+    /** Sum of {@code jvm_memory_used_bytes{area="heap",...}} over the heap's pools. */
+    static long heapUsed(String metrics) {
+        long sum = 0;
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
+                sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
+    }
+
+    static double metric(String metrics, String name) {
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** The share of the machine's CPU time that was busy between start() and busyFraction(). */
+    static final class CpuMeter {
+        long[] first;
+
+        static CpuMeter start() throws Exception {
+            CpuMeter meter = new CpuMeter();
+            meter.first = read();
+            return meter;
+        }
+
+        static long[] read() throws Exception {
+            String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < fields.length; i++) {
+                total += Long.parseLong(fields[i]);
+            }
+            long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]); // idle + iowait
+            return new long[] {total, idle};
+        }
+
+        double busyFraction() throws Exception {
+            long[] now = read();
+            long total = now[0] - first[0];
+            return total == 0 ? Double.NaN : 1 - (now[1] - first[1]) / (double) total;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // HTTP, JSON, statistics
+    // ------------------------------------------------------------------------------------------------
+
+    static HttpResponse<String> send(String method, String path, String json, boolean agent) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(120));
+        if (agent) {
+            request.header("Authorization", AUTH);
+        }
+        if (json != null) {
+            request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+        } else {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static void error(String kind, String detail) {
+        errors.merge(kind, 1, Integer::sum);
+        if (errorSamples.size() < 5) {
+            errorSamples.add(kind + ": " + (detail.length() > 300 ? detail.substring(0, 300) + "..." : detail));
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static String quote(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+    }
+
+    static List<Double> toDoubles(List<Long> values) {
+        return values.stream().map(Long::doubleValue).toList();
+    }
+
+    static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    }
+
+    static double percentileD(List<Double> values, int p) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(index, sorted.size() - 1)));
+    }
+
+    static double percentile(List<Long> values, int p) {
+        return percentileD(toDoubles(values), p);
+    }
+
+    /** A minimal JSON reader: objects as maps, arrays as lists, numbers as Long or Double. */
+    static final class Json {
+        private final String text;
+        private int at;
+
+        private Json(String text) {
+            this.text = text;
+        }
+
+        static Object parse(String text) {
+            Json json = new Json(text);
+            Object value = json.value();
+            json.skipSpace();
+            if (json.at != text.length()) {
+                throw new IllegalArgumentException("trailing characters at " + json.at);
+            }
+            return value;
+        }
+
+        private void skipSpace() {
+            while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+                at++;
+            }
+        }
+
+        private Object value() {
+            skipSpace();
+            char c = text.charAt(at);
+            switch (c) {
+                case '{' -> {
+                    Map<String, Object> map = new LinkedHashMap<>();
+                    at++;
+                    skipSpace();
+                    if (text.charAt(at) == '}') {
+                        at++;
+                        return map;
+                    }
+                    while (true) {
+                        skipSpace();
+                        String key = string();
+                        skipSpace();
+                        expect(':');
+                        map.put(key, value());
+                        skipSpace();
+                        if (text.charAt(at) == ',') {
+                            at++;
+                        } else {
+                            expect('}');
+                            return map;
+                        }
+                    }
+                }
+                case '[' -> {
+                    List<Object> list = new ArrayList<>();
+                    at++;
+                    skipSpace();
+                    if (text.charAt(at) == ']') {
+                        at++;
+                        return list;
+                    }
+                    while (true) {
+                        list.add(value());
+                        skipSpace();
+                        if (text.charAt(at) == ',') {
+                            at++;
+                        } else {
+                            expect(']');
+                            return list;
+                        }
+                    }
+                }
+                case '"' -> {
+                    return string();
+                }
+                default -> {
+                    if (text.startsWith("true", at)) {
+                        at += 4;
+                        return Boolean.TRUE;
+                    }
+                    if (text.startsWith("false", at)) {
+                        at += 5;
+                        return Boolean.FALSE;
+                    }
+                    if (text.startsWith("null", at)) {
+                        at += 4;
+                        return null;
+                    }
+                    int start = at;
+                    while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) {
+                        at++;
+                    }
+                    String number = text.substring(start, at);
+                    if (number.isEmpty()) {
+                        throw new IllegalArgumentException("unexpected '" + c + "' at " + start);
+                    }
+                    return number.matches("-?\\d+") ? (Object) Long.parseLong(number) : (Object) Double.parseDouble(number);
+                }
+            }
+        }
+
+        private void expect(char c) {
+            if (text.charAt(at) != c) {
+                throw new IllegalArgumentException("expected '" + c + "' at " + at + ", found '" + text.charAt(at) + "'");
+            }
+            at++;
+        }
+
+        private String string() {
+            expect('"');
+            StringBuilder out = new StringBuilder();
+            while (true) {
+                char c = text.charAt(at++);
+                if (c == '"') {
+                    return out.toString();
+                }
+                if (c != '\\') {
+                    out.append(c);
+                    continue;
+                }
+                char escaped = text.charAt(at++);
+                switch (escaped) {
+                    case 'n' -> out.append('\n');
+                    case 't' -> out.append('\t');
+                    case 'r' -> out.append('\r');
+                    case 'b' -> out.append('\b');
+                    case 'f' -> out.append('\f');
+                    case 'u' -> {
+                        out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
+                        at += 4;
+                    }
+                    default -> out.append(escaped); // " \ /
+                }
+            }
+        }
+    }
+}
