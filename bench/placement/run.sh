@@ -1,11 +1,63 @@
 #!/usr/bin/env bash
-# The placement policy on a simulated pool (default: 100 agents x 8 GPUs, 10,000 queued jobs).
+# Placement benchmarks.
+#  1. The placement policy on a simulated pool, in memory (PlacementBench; default: 100 agents x 8 GPUs,
+#     10,000 queued jobs).
+#  2. The PostgreSQL placement path (ServerPlacementBench): the real server over HTTP, on its embedded
+#     PostgreSQL, with -Xmx512m, driven by simulated agents (virtual threads speaking the agent protocol).
+#     a. throughput: the same pool and queue shape (jobs of 1/1/1/1/2/2/4/8 GPUs lasting PG_MIN_SECONDS to
+#        PG_MAX_SECONDS): placements/s, GPUs busy while jobs wait, makespan, server heap;
+#     b. running: PG_RUNNING_JOBS 1-GPU jobs that keep running on PG_RUNNING_AGENTS x gpus-per-agent GPUs:
+#        heap used, idle CPU, and placement latency with them all running.
+#     Each scenario gets a fresh server and data directory.
 # Usage: bench/placement/run.sh [agents] [gpus-per-agent] [jobs]
+#   env: PG_MIN_SECONDS (2), PG_MAX_SECONDS (8), PG_RUNNING_AGENTS (250), PG_RUNNING_JOBS (2000), PG_PROBES (50),
+#        PG_SKIP_IN_MEMORY=1 to run only the server benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/select-jdk.sh
-mvn -B -q --no-transfer-progress -DskipTests install -pl scheduler -am
-classpath_file="$(mktemp)"
-mvn -B -q --no-transfer-progress dependency:build-classpath -pl scheduler -Dmdep.outputFile="$classpath_file" -Dmdep.includeScope=runtime
-"$JAVA_HOME/bin/java" -Xmx512m -cp "scheduler/target/classes:$(cat "$classpath_file")" bench/placement/PlacementBench.java "$@"
-rm -f "$classpath_file"
+agents="${1:-100}"; gpus="${2:-8}"; jobs="${3:-10000}"
+work="$(mktemp -d)"
+trap 'for f in "$work"/server-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"' EXIT
+
+echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
+
+if [ "${PG_SKIP_IN_MEMORY:-0}" != 1 ]; then
+  echo "== in memory: the placement policy (PlacementBench)"
+  mvn -B -q --no-transfer-progress -DskipTests install -pl scheduler -am
+  classpath_file="$work/classpath"
+  mvn -B -q --no-transfer-progress dependency:build-classpath -pl scheduler -Dmdep.outputFile="$classpath_file" -Dmdep.includeScope=runtime
+  "$JAVA_HOME/bin/java" -Xmx512m -cp "scheduler/target/classes:$(cat "$classpath_file")" bench/placement/PlacementBench.java "$agents" "$gpus" "$jobs"
+fi
+
+[ -f api/target/trainyard-server.jar ] || mvn -B -q --no-transfer-progress -DskipTests package
+# A copy: a build running beside this one may rewrite the jar while the server still loads classes from it.
+cp api/target/trainyard-server.jar "$work/server.jar"
+
+start_server() { # port
+  local port=$1
+  rm -rf "$work/data-$port"
+  "$JAVA_HOME/bin/java" -Xmx512m -jar "$work/server.jar" --server.port="$port" --trainyard.data-dir="$work/data-$port" \
+    --logging.level.root=WARN --trainyard.local.embedded-agent=false --trainyard.agent.token=bench-token \
+    --trainyard.agent.heartbeat-interval=2s --trainyard.agent.lease=30s > "$work/server-$port.log" 2>&1 &
+  echo $! > "$work/server-$port.pid"
+  for _ in $(seq 1 180); do curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null && return; sleep 1; done
+  cat "$work/server-$port.log" >&2; return 1
+}
+stop_server() { # port: stops it, then shows what it logged at WARN or above (root level WARN), if anything
+  kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true
+  rm -f "$work/server-$1.pid"
+  if grep -E ' (WARN|ERROR) ' "$work/server-$1.log" | grep -vq SpringDoc; then
+    echo "server log (WARN/ERROR, SpringDoc notices left out; last 20):"
+    grep -E ' (WARN|ERROR) ' "$work/server-$1.log" | grep -v SpringDoc | tail -20 | cut -c1-400 | sed 's/^/  /'
+  fi
+}
+
+start_server 18191
+"$JAVA_HOME/bin/java" bench/placement/ServerPlacementBench.java throughput http://127.0.0.1:18191 \
+  "$agents" "$gpus" "$jobs" "${PG_MIN_SECONDS:-2}" "${PG_MAX_SECONDS:-8}"
+stop_server 18191
+
+start_server 18192
+"$JAVA_HOME/bin/java" bench/placement/ServerPlacementBench.java running http://127.0.0.1:18192 \
+  "${PG_RUNNING_AGENTS:-250}" "$gpus" "${PG_RUNNING_JOBS:-2000}" "${PG_PROBES:-50}"
+stop_server 18192

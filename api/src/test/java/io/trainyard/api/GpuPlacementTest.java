@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -63,8 +62,7 @@ class GpuPlacementTest {
         assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
         assertThat(job.get("placement").get("device").asString()).isEqualTo("gpu");
         assertThat(job.get("placement").get("gpus")).hasSize(2);
-        List<String> lines = new ArrayList<>();
-        api.get("/jobs/" + id + "/logs").body().get("lines").forEach(line -> lines.add(line.get("text").asString()));
+        List<String> lines = api.logTexts(id);
         String gpus = job.get("placement").get("gpus").get(0).asInt() + "," + job.get("placement").get("gpus").get(1).asInt();
         assertThat(lines).containsExactlyInAnyOrder("RANK 0 CUDA " + gpus + " USE_CUDA True", "RANK 1 CUDA " + gpus + " USE_CUDA True");
     }

@@ -14,6 +14,7 @@ import io.trainyard.testing.AgentProcess;
 import io.trainyard.testing.ApiClient;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.ServerProcess;
 import io.trainyard.testing.TestDatabase;
 import io.trainyard.testing.TestJvm;
 import org.junit.jupiter.api.Test;
@@ -122,26 +123,25 @@ class RemoteAgentsTest {
     void aServerKilledWithSigkillDoesNotStopTheRunsOfItsAgents() throws Exception {
         String database = TestDatabase.newDatabaseUrl();
         int port = TestJvm.freePort();
-        ApiClient api = new ApiClient("http://127.0.0.1:" + port);
-        Process server = startServerProcess(database, port);
+        Path serverDir = dataDir.resolve("server");
+        ServerProcess server = ServerProcess.start(database, port, serverDir, "server", AgentProcess.SERVER_ARGUMENTS);
+        ApiClient api = server.api();
         try (AgentProcess agent = AgentProcess.start(api.baseUrl(), "steady", dataDir.resolve("steady"), 0)) {
-            awaitHealthy(api, server);
             awaitActiveAgents(api, 1);
             String id = api.submit(JobBodies.job("outlives-the-server", ticks(60))).body().get("id").asString();
             ApiClient.await("the first lines", () -> api.logTexts(id).size() >= 5, Duration.ofSeconds(30));
 
-            TestJvm.kill(server);
+            server.kill();
             // The trainer goes on printing while nobody can store its lines.
             Thread.sleep(3_000);
-            server = startServerProcess(database, port);
-            awaitHealthy(api, server);
+            server = ServerProcess.start(database, port, serverDir, "server", AgentProcess.SERVER_ARGUMENTS);
 
             JsonNode job = api.awaitEnded(id, Duration.ofSeconds(60));
             assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
             assertThat(job.get("attempt").asInt()).isEqualTo(1);
             assertThat(api.logTexts(id)).containsExactlyElementsOf(expectedTicks(60));
         } finally {
-            TestJvm.kill(server);
+            server.kill();
         }
     }
 
@@ -149,27 +149,6 @@ class RemoteAgentsTest {
         List<String> arguments = new ArrayList<>(AgentProcess.SERVER_ARGUMENTS);
         arguments.addAll(List.of(extra));
         return RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir.resolve("server"), nodeId, arguments.toArray(String[]::new));
-    }
-
-    private Process startServerProcess(String database, int port) throws Exception {
-        List<String> arguments = new ArrayList<>(List.of("--server.port=" + port, "--spring.datasource.url=" + database,
-                "--trainyard.data-dir=" + dataDir.resolve("server"), "--trainyard.node-id=server",
-                "--spring.main.banner-mode=off"));
-        arguments.addAll(AgentProcess.SERVER_ARGUMENTS);
-        return TestJvm.start(dataDir.resolve("server.log"), "io.trainyard.TrainyardServer", arguments);
-    }
-
-    static void awaitHealthy(ApiClient api, Process server) {
-        ApiClient.await("the server answering", () -> {
-            if (!server.isAlive()) {
-                throw new AssertionError("the server process exited with " + server.exitValue());
-            }
-            try {
-                return api.get("/actuator/health").status() == 200;
-            } catch (AssertionError notListeningYet) {
-                return false;
-            }
-        }, Duration.ofSeconds(60));
     }
 
     private static void awaitActiveAgents(ApiClient api, int count) {

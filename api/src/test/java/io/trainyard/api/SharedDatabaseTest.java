@@ -72,8 +72,7 @@ class SharedDatabaseTest {
             JsonNode job = restarted.api().awaitEnded(id, Duration.ofSeconds(60));
 
             assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-            List<String> lines = new ArrayList<>();
-            restarted.api().get("/jobs/" + id + "/logs?limit=1000").body().get("lines").forEach(line -> lines.add(line.get("text").asString()));
+            List<String> lines = restarted.api().logTexts(id);
             List<String> expected = new ArrayList<>();
             for (int i = 1; i <= 40; i++) {
                 expected.add("tick " + i);

@@ -18,7 +18,7 @@ public final class TestJvm {
 
     public static Process start(Path logFile, String mainClass, List<String> arguments) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "-Xmx384m", "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 mainClass));
         command.addAll(arguments);
         Files.createDirectories(logFile.getParent());
