@@ -32,7 +32,7 @@ final class FileTailer {
     private final String source;
     private final LogStream stream;
     private final int rank;
-    private final LogShipper sink;
+    private final LineSink sink;
     private final long maxBacklogBytes;
     private long offset;
     /** After a skip: the bytes up to the next newline are the rest of a line already skipped. */
@@ -45,7 +45,7 @@ final class FileTailer {
     private volatile boolean draining;
     private Thread thread;
 
-    FileTailer(Path file, LogStream stream, int rank, long startOffset, LogShipper sink, long maxBacklogBytes) {
+    FileTailer(Path file, LogStream stream, int rank, long startOffset, LineSink sink, long maxBacklogBytes) {
         this.file = file;
         this.source = file.getFileName().toString();
         this.stream = stream;
@@ -80,7 +80,7 @@ final class FileTailer {
                 }
                 boolean finishing = draining;
                 if (channel != null) {
-                    skipIfTooFarBehind(channel.size());
+                    skipIfTooFarBehind(channel);
                 }
                 int read = channel == null ? -1 : channel.read(buffer, offset + partialLength);
                 if (read > 0) {
@@ -124,7 +124,8 @@ final class FileTailer {
         }
     }
 
-    private void skipIfTooFarBehind(long fileSize) {
+    private void skipIfTooFarBehind(FileChannel channel) throws IOException {
+        long fileSize = channel.size();
         long readUpTo = offset + partialLength;
         if (fileSize - readUpTo <= maxBacklogBytes) {
             return;
@@ -135,7 +136,9 @@ final class FileTailer {
                 + " bytes behind (the server was unreachable); the whole output is in " + file, source, skipTo));
         offset = skipTo;
         partialLength = 0;
-        discardingToNewline = true;
+        // Unless the skip ends just after a newline, the first bytes kept are the tail of a skipped line.
+        ByteBuffer before = ByteBuffer.allocate(1);
+        discardingToNewline = channel.read(before, skipTo - 1) == 1 && before.get(0) != '\n';
     }
 
     private void consume(ByteBuffer bytes) {

@@ -18,7 +18,7 @@ import io.trainyard.logs.PendingLine;
  * away the lines wait here up to {@value #MAX_BUFFERED_LINES}; then the file tailers wait too, and the rest
  * waits on disk in the output files, bounded by the agent's log backlog (see {@link FileTailer}).
  */
-final class LogShipper {
+final class LogShipper implements LineSink {
 
     static final int MAX_BUFFERED_LINES = 200_000;
     static final int MAX_LINES_PER_BATCH = 8_000;
@@ -63,7 +63,8 @@ final class LogShipper {
     }
 
     /** Queues lines, waiting while the buffer is full; lines past the attempt's log quota are dropped. */
-    synchronized void addAll(List<PendingLine> lines) throws InterruptedException {
+    @Override
+    public synchronized void addAll(List<PendingLine> lines) throws InterruptedException {
         while (buffer.size() >= MAX_BUFFERED_LINES) {
             wait();
         }
