@@ -33,10 +33,11 @@ public interface Backend {
     Map<String, String> outputUris(UUID jobId, TaskConfig task);
 
     /**
-     * Decides where the job goes, called while its row is locked. Nothing is held outside the database: a
+     * Starts deciding where jobs go, in one dispatch transaction that holds their rows locked: each decision
+     * of the pass sees the capacity taken by those before it. Nothing is held outside the database: a
      * placement counts once the claim that records it commits, so a failed claim has nothing to give back.
      */
-    Reservation reserve(Job job);
+    ReservationPass beginPass();
 
     /** Starts the job's run asynchronously; the job is STARTING and assigned to this node. */
     void launch(Job job, JobSpec spec);

@@ -1,11 +1,11 @@
 package io.trainyard.dispatch;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -108,7 +108,7 @@ public class Dispatcher implements SmartLifecycle {
         try {
             forwardCancelsFromOtherReplicas();
             for (Backend backend : backends.values()) {
-                while (dispatchOne(backend)) {
+                while (dispatchBatch(backend)) {
                     // keep going while jobs are placed or settled
                 }
             }
@@ -131,21 +131,23 @@ public class Dispatcher implements SmartLifecycle {
         }
     }
 
-    /** Claims and launches one job; true if a job was placed or failed for lack of capacity. */
-    private boolean dispatchOne(Backend backend) {
-        AtomicReference<Job> reserved = new AtomicReference<>();
+    /**
+     * Claims the best queued jobs that fit, up to {@value #CLAIM_BATCH} in one transaction, and launches
+     * them once it commits; true if a job was placed or failed for lack of capacity.
+     */
+    private boolean dispatchBatch(Backend backend) {
+        List<Job> claimed = new ArrayList<>();
         Boolean progressed = transaction.execute(status -> {
             boolean settledAny = false;
             Instant starvedBefore = Instant.now().minus(properties.starvationThreshold());
             double ageingSeconds = Math.max(1, properties.priorityAgeing().toSeconds());
+            ReservationPass pass = backend.beginPass();
             for (Job job : jobs.lockQueued(backend.name(), ageingSeconds, CLAIM_BATCH)) {
-                Reservation reservation = backend.reserve(job);
+                Reservation reservation = pass.reserve(job);
                 if (reservation instanceof Reservation.Placed placed) {
-                    reserved.set(job);
                     transitions.start(job, placed.node(), placed.placementJson());
-                    return true;
-                }
-                if (reservation instanceof Reservation.Never never) {
+                    claimed.add(job);
+                } else if (reservation instanceof Reservation.Never never) {
                     transitions.failQueued(job, FailureCause.NO_CAPACITY, never.reason());
                     settledAny = true;
                 } else if (job.getQueuedAt().isBefore(starvedBefore)) {
@@ -153,12 +155,9 @@ public class Dispatcher implements SmartLifecycle {
                     break;
                 }
             }
-            return settledAny;
+            return settledAny || !claimed.isEmpty();
         });
-        Job claimed = reserved.get();
-        if (claimed != null) {
-            backend.launch(claimed, JobSpec.of(claimed));
-        }
+        claimed.forEach(job -> backend.launch(job, JobSpec.of(job)));
         return Boolean.TRUE.equals(progressed);
     }
 }

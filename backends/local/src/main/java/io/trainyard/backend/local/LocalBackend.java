@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.AgentWork;
 import io.trainyard.dispatch.Backend;
 import io.trainyard.dispatch.LaunchPlan;
 import io.trainyard.dispatch.Reservation;
+import io.trainyard.dispatch.ReservationPass;
 import io.trainyard.gigl.InvalidConfigException;
 import io.trainyard.gigl.TaskConfig;
 import io.trainyard.gigl.TrainerResource;
@@ -121,10 +123,16 @@ public class LocalBackend implements Backend {
         return uris;
     }
 
+    /** Reads the pool's free capacity once per pass and takes each placement out of it. */
     @Override
-    public Reservation reserve(Job job) {
-        return switch (Placer.place(new Demand(job.getSlots(), job.isRequireGpus()), pool.activeAgents())) {
-            case PlacementDecision.OnAgent on -> new Reservation.Placed(on.placement().node(), on.placement().toJson());
+    public ReservationPass beginPass() {
+        List<AgentCapacity> agents = pool.activeAgents();
+        Map<String, AgentCapacity> byId = agents.stream().collect(Collectors.toMap(AgentCapacity::agentId, agent -> agent));
+        return job -> switch (Placer.place(new Demand(job.getSlots(), job.isRequireGpus()), agents)) {
+            case PlacementDecision.OnAgent on -> {
+                byId.get(on.placement().node()).take(on.placement());
+                yield new Reservation.Placed(on.placement().node(), on.placement().toJson());
+            }
             case PlacementDecision.Wait wait -> new Reservation.Wait();
             case PlacementDecision.Never never -> new Reservation.Never(never.reason());
         };

@@ -15,6 +15,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.trainyard.dispatch.Backend;
 import io.trainyard.dispatch.LaunchPlan;
 import io.trainyard.dispatch.Reservation;
+import io.trainyard.dispatch.ReservationPass;
 import io.trainyard.gigl.InvalidConfigException;
 import io.trainyard.gigl.TaskConfig;
 import io.trainyard.gigl.TrainerResource;
@@ -89,8 +90,8 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
 
     /** Vertex AI finds the machines; the job is placed in its project and region at once. */
     @Override
-    public Reservation reserve(Job job) {
-        return new Reservation.Placed(nodeId, JSON.writeValueAsString(placement(JobSpec.of(job))));
+    public ReservationPass beginPass() {
+        return job -> new Reservation.Placed(nodeId, JSON.writeValueAsString(placement(JobSpec.of(job))));
     }
 
     @Override
