@@ -184,6 +184,20 @@ public class ServerPlacementBench {
             System.out.printf("initial burst: %d placements into the empty pool in %.2f s = %.0f placements/s (first to last placement before any job ended)%n",
                     burstCount, burst, (burstCount - 1) / burst);
         }
+        // The claim reads the whole queue, so its speed depends on how deep the queue is: placements/s by depth.
+        List<Long> times = new ArrayList<>(assignedAt.values());
+        Collections.sort(times);
+        if (times.size() >= 8) {
+            StringBuilder bands = new StringBuilder();
+            int quarter = times.size() / 4;
+            for (int q = 0; q < 4; q++) {
+                int from = q * quarter;
+                int to = q == 3 ? times.size() - 1 : (q + 1) * quarter;
+                double seconds = (times.get(to) - times.get(from)) / 1e9;
+                bands.append(String.format("%s%d-%d queued: %.1f", q == 0 ? "" : ", ", jobCount - from, jobCount - to, (to - from) / seconds));
+            }
+            System.out.println("placements/s by queue depth: " + bands);
+        }
         List<Double> samples;
         synchronized (waitingSamples) {
             samples = new ArrayList<>(waitingSamples);

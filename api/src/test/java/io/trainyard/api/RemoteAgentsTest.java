@@ -40,7 +40,11 @@ class RemoteAgentsTest {
 
             String pair = api.submit(gpuJob("pair", 2, 3)).body().get("id").asString();
             JsonNode pairRunning = api.awaitJob(pair, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
-            String quad = api.submit(gpuJob("quad", 4, 8)).body().get("id").asString();
+            // Asked for by the explicit per-job field rather than numWorkers.
+            Map<String, Object> quadBody = gpuJob("quad", 1, 8);
+            quadBody.remove("requireGpus");
+            quadBody.put("gpus", 4);
+            String quad = api.submit(quadBody).body().get("id").asString();
             JsonNode quadRunning = api.awaitJob(quad, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
             String single = api.submit(gpuJob("single", 1, 0)).body().get("id").asString();
             String huge = api.submit(gpuJob("huge", 8, 0)).body().get("id").asString();

@@ -59,6 +59,10 @@ class SubmissionTest {
         assertProblem(response, 422, "resourceConfig.trainerResourceConfig.localTrainerConfig.numWorkers", "must be an integer");
         assertThat(fields(response)).contains("resourceConfig.sharedResourceConfig.commonComputeConfig.tempAssetsBucket");
 
+        Map<String, Object> tooManyGpus = JobBodies.job("too-many-gpus", "pass");
+        tooManyGpus.put("gpus", 800);
+        assertProblem(api.post("/jobs", tooManyGpus), 422, "gpus", "between 1 and 64");
+
         Map<String, Object> wrongJsonType = JobBodies.job("wrong-json", "pass");
         wrongJsonType.put("priority", "urgent");
         assertProblem(api.post("/jobs", wrongJsonType), 400, "priority", "wrong type");

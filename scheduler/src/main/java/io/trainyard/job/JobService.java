@@ -39,6 +39,8 @@ public class JobService {
     private static final int MAX_LABELS = 64;
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._/:@-]{0,511}");
     private static final int MAX_PRIORITY = 1000;
+    /** One worker per GPU, all on one host: a bound well above any host, so a typo cannot ask for thousands. */
+    private static final int MAX_GPUS = 64;
     private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
     private static final int MAX_ATTEMPTS = 10;
     private static final int DEFAULT_RETRY_BACKOFF_SECONDS = 30;
@@ -135,6 +137,10 @@ public class JobService {
             violations.addAll(e.violations());
         }
         Backend backend = resource == null || resource.trainer() == null ? null : backendFor(resource.trainer(), violations);
+        if (submission.gpus() != null && resource != null && !(resource.trainer() instanceof TrainerResource.Local)) {
+            violations.add(new Violation("gpus", "only for localTrainerConfig jobs; a Vertex AI job's machines and GPUs "
+                    + "come from its resource config"));
+        }
         if (!violations.isEmpty() || backend == null) {
             throw new InvalidConfigException(violations);
         }
@@ -143,8 +149,9 @@ public class JobService {
                 resourceDocument.yaml(), taskDocument.source(), resourceDocument.source(),
                 submission.labels() == null ? Map.of() : new TreeMap<>(submission.labels()),
                 submission.priority() == null ? 0 : submission.priority(),
-                Boolean.TRUE.equals(submission.requireGpus()), timeoutSeconds(submission, resource),
-                resource.trainer() instanceof TrainerResource.Local local ? local.numWorkers() : 1,
+                Boolean.TRUE.equals(submission.requireGpus()) || submission.gpus() != null, timeoutSeconds(submission, resource),
+                submission.gpus() != null ? submission.gpus()
+                        : resource.trainer() instanceof TrainerResource.Local local ? local.numWorkers() : 1,
                 retry == null || retry.maxAttempts() == null ? 1 : retry.maxAttempts(),
                 retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds(),
                 new TrainerImages(blankToNull(submission.cpuDockerUri()), blankToNull(submission.cudaDockerUri())));
@@ -202,6 +209,9 @@ public class JobService {
         if (submission.priority() != null && Math.abs(submission.priority()) > MAX_PRIORITY) {
             violations.add(new Violation("priority", "must be between -" + MAX_PRIORITY + " and " + MAX_PRIORITY));
         }
+        if (submission.gpus() != null && (submission.gpus() < 1 || submission.gpus() > MAX_GPUS)) {
+            violations.add(new Violation("gpus", "must be between 1 and " + MAX_GPUS));
+        }
         if (submission.timeoutSeconds() != null
                 && (submission.timeoutSeconds() < 1 || submission.timeoutSeconds() > MAX_TIMEOUT_SECONDS)) {
             violations.add(new Violation("timeoutSeconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS));
@@ -239,7 +249,7 @@ public class JobService {
         Map<String, String> labels = submission.labels() == null ? null : new TreeMap<>(submission.labels());
         for (Object field : new Object[] {submission.jobName(), submission.taskConfig(), submission.taskConfigUri(),
                 submission.resourceConfig(), submission.resourceConfigUri(), labels, submission.priority(),
-                submission.requireGpus(), submission.timeoutSeconds(), submission.retryPolicy(),
+                submission.gpus(), submission.requireGpus(), submission.timeoutSeconds(), submission.retryPolicy(),
                 submission.cpuDockerUri(), submission.cudaDockerUri()}) {
             // Length-prefixed, so no two different requests concatenate to the same bytes.
             byte[] bytes = String.valueOf(field).getBytes(StandardCharsets.UTF_8);

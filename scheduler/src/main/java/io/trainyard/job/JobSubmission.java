@@ -6,6 +6,8 @@ import java.util.Map;
  * What a client submits. Each config is given inline (YAML text) or as a URI (a local path or
  * {@code file://}); {@code gs://} needs the Vertex AI backend.
  *
+ * @param gpus the GPUs a local job takes, one worker process each on one host, instead of
+ *     {@code localTrainerConfig.numWorkers}; implies {@code requireGpus}
  * @param requireGpus every worker must get a GPU; on a pool that can never offer enough the job fails
  *     at once with cause NO_CAPACITY instead of running on CPU slots
  * @param timeoutSeconds overrides the resource config's timeout and the server default
@@ -21,6 +23,7 @@ public record JobSubmission(
         String resourceConfigUri,
         Map<String, String> labels,
         Integer priority,
+        Integer gpus,
         Boolean requireGpus,
         Long timeoutSeconds,
         RetryPolicy retryPolicy,

@@ -22,6 +22,9 @@ public record SubmitJobRequest(
         Map<String, String> labels,
         @Schema(description = "Higher runs first; -1000 to 1000, default 0")
         Integer priority,
+        @Schema(description = "GPUs the job takes (1-64), one worker process each, all on one host; overrides "
+                + "localTrainerConfig.numWorkers and implies requireGpus. Local jobs only")
+        Integer gpus,
         @Schema(description = "Fail at once (no capacity) instead of running on CPU slots when GPUs are short")
         Boolean requireGpus,
         @Schema(description = "Stop the job after this many seconds; default from the resource config or the server")
@@ -36,6 +39,6 @@ public record SubmitJobRequest(
 
     JobSubmission toSubmission() {
         return new JobSubmission(jobName, taskConfig, taskConfigUri, resourceConfig, resourceConfigUri, labels,
-                priority, requireGpus, timeoutSeconds, retryPolicy, cpuDockerUri, cudaDockerUri);
+                priority, gpus, requireGpus, timeoutSeconds, retryPolicy, cpuDockerUri, cudaDockerUri);
     }
 }

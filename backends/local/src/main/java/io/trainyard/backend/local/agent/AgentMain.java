@@ -42,6 +42,10 @@ public final class AgentMain {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.INFO);
+        if (List.of(args).contains("--help")) {
+            System.out.print(USAGE);
+            return;
+        }
         AgentSettings settings;
         try {
             settings = settings(arguments(args), System.getenv("TRAINYARD_AGENT_TOKEN"));
