@@ -2,24 +2,15 @@ package io.trainyard.agent;
 
 import java.util.List;
 
-import jakarta.persistence.AttributeConverter;
+import io.trainyard.JsonColumnConverter;
 import jakarta.persistence.Converter;
 import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Stores an agent's GPUs as a JSON array. */
 @Converter
-class GpuListConverter implements AttributeConverter<List<Gpu>, String> {
+class GpuListConverter extends JsonColumnConverter<List<Gpu>> {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    @Override
-    public String convertToDatabaseColumn(List<Gpu> gpus) {
-        return JSON.writeValueAsString(gpus == null ? List.of() : gpus);
-    }
-
-    @Override
-    public List<Gpu> convertToEntityAttribute(String json) {
-        return json == null ? List.of() : JSON.readValue(json, new TypeReference<List<Gpu>>() { });
+    GpuListConverter() {
+        super(new TypeReference<List<Gpu>>() { }, List.of());
     }
 }

@@ -3,24 +3,15 @@ package io.trainyard.job;
 import java.util.Map;
 import java.util.TreeMap;
 
-import jakarta.persistence.AttributeConverter;
+import io.trainyard.JsonColumnConverter;
 import jakarta.persistence.Converter;
 import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.json.JsonMapper;
 
-/** Stores a string map (a job's labels, its output URIs) as a JSON object in a {@code jsonb} column. */
+/** Stores a string map (a job's labels, its output URIs) as a JSON object; read back sorted by key. */
 @Converter
-class StringMapConverter implements AttributeConverter<Map<String, String>, String> {
+class StringMapConverter extends JsonColumnConverter<Map<String, String>> {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    @Override
-    public String convertToDatabaseColumn(Map<String, String> map) {
-        return JSON.writeValueAsString(map == null ? Map.of() : new TreeMap<>(map));
-    }
-
-    @Override
-    public Map<String, String> convertToEntityAttribute(String json) {
-        return json == null ? Map.of() : JSON.readValue(json, new TypeReference<TreeMap<String, String>>() { });
+    StringMapConverter() {
+        super(new TypeReference<TreeMap<String, String>>() { }, Map.of());
     }
 }
