@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import io.trainyard.agent.Agent;
 import io.trainyard.agent.AgentRepository;
 import io.trainyard.agent.AgentState;
+import io.trainyard.agent.AgentWork;
 import io.trainyard.agent.Gpu;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -28,6 +30,10 @@ public class PoolCapacity {
         this.jdbc = jdbc;
     }
 
+    /** A job holding part of an agent: the pool's capacity is the agents' inventory minus these. */
+    public record ActivePlacement(UUID jobId, String jobName, int workers, Placement placement) {
+    }
+
     /** Active agents with what is free on each now. */
     public List<AgentCapacity> activeAgents() {
         Map<String, AgentCapacity> byId = new LinkedHashMap<>();
@@ -37,18 +43,24 @@ public class PoolCapacity {
                         agent.getCpuSlots()));
             }
         }
-        // Only the two columns needed: thousands of running jobs are read on every placement.
-        jdbc.sql("""
-                select node_id, placement from jobs
-                where state in ('STARTING', 'RUNNING', 'CANCELLING') and placement is not null""")
-                .query((rs, row) -> {
-                    AgentCapacity agent = byId.get(rs.getString(1));
-                    if (agent != null) {
-                        agent.take(Placement.fromJson(rs.getString(2)));
-                    }
-                    return agent;
-                })
-                .list();
+        for (ActivePlacement active : activePlacements()) {
+            AgentCapacity agent = byId.get(active.placement().node());
+            if (agent != null) {
+                agent.take(active.placement());
+            }
+        }
         return new ArrayList<>(byId.values());
+    }
+
+    /** What every active job of the pool holds, on whichever agent. */
+    public List<ActivePlacement> activePlacements() {
+        // Only the columns needed: thousands of running jobs are read on every dispatch pass.
+        return jdbc.sql("""
+                select id, job_name, slots, placement from jobs
+                where state in ('STARTING', 'RUNNING', 'CANCELLING') and backend = ? and placement is not null""")
+                .param(AgentWork.BACKEND)
+                .query((rs, row) -> new ActivePlacement(rs.getObject(1, UUID.class), rs.getString(2), rs.getInt(3),
+                        Placement.fromJson(rs.getString(4))))
+                .list();
     }
 }
