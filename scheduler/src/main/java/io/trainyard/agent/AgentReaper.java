@@ -10,9 +10,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Every server replica looks once a second for agents whose lease ran out; rows are claimed with SKIP
- * LOCKED, so each lost agent is handled once even with many replicas. A server that was just started waits
- * one lease first: while it was down no agent could renew, and each deserves a heartbeat's chance to show
- * it is alive before its jobs are failed.
+ * LOCKED, so each lost agent is handled once even with many replicas. A server that was just started, or
+ * that could not reach the database, waits one lease first: meanwhile no agent could renew, and each
+ * deserves a heartbeat's chance to show it is alive before its jobs are failed.
  */
 @Component
 public class AgentReaper implements SmartLifecycle {
@@ -53,6 +53,7 @@ public class AgentReaper implements SmartLifecycle {
             }
         } catch (RuntimeException e) {
             log.warn("Looking for lost agents failed: {}", e.toString());
+            reapFrom = Instant.now().plus(properties.lease());
         }
         Thread.sleep(INTERVAL_MILLIS);
     }
