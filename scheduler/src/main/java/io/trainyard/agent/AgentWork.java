@@ -1,6 +1,7 @@
 package io.trainyard.agent;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -24,6 +25,7 @@ import io.trainyard.job.TrainerImages;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.ShippedLogs;
 import io.trainyard.placement.Placement;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -38,7 +40,7 @@ public class AgentWork {
 
     /** The backend whose jobs agents run. */
     public static final String BACKEND = "local";
-    private static final long RECHECK_MILLIS = 250;
+    private static final long RECHECK_MILLIS = 500;
 
     private final AgentRegistry registry;
     private final AgentProperties properties;
@@ -46,24 +48,26 @@ public class AgentWork {
     private final LogStore logStore;
     private final ShippedLogs shippedLogs;
     private final TrainerImages serverImages;
+    private final JdbcClient jdbc;
     private final ConcurrentHashMap<String, CompletableFuture<Void>> wakeUps = new ConcurrentHashMap<>();
 
     public AgentWork(AgentRegistry registry, AgentProperties properties, JobRepository jobs, LogStore logStore,
-            ShippedLogs shippedLogs, TrainerImages serverImages) {
+            ShippedLogs shippedLogs, TrainerImages serverImages, JdbcClient jdbc) {
         this.registry = registry;
         this.properties = properties;
         this.jobs = jobs;
         this.logStore = logStore;
         this.shippedLogs = shippedLogs;
         this.serverImages = serverImages;
+        this.jdbc = jdbc;
     }
 
     /** Registers the agent under a new epoch and lists the runs it had, to re-attach to. */
     @Transactional
     public Registered register(String agentId, Registration registration) {
         long epoch = registry.register(agentId, registration.host(), registration.gpus(), registration.cpuSlots());
-        List<KnownRun> runs = activeJobs(agentId).stream()
-                .filter(job -> job.getRunState() != null)
+        List<KnownRun> runs = jobs.findByNodeIdAndStateIn(agentId, JobState.ACTIVE).stream()
+                .filter(job -> job.getBackend().equals(BACKEND) && job.getRunState() != null)
                 .map(job -> new KnownRun(job.getId(), job.getAttempt(), job.getState() == JobState.CANCELLING,
                         job.getRunState(), job.getStartedAt(), job.getTimeoutSeconds(),
                         logStore.readPositions(job.getId(), job.getAttempt()),
@@ -110,22 +114,30 @@ public class AgentWork {
     private Work newWork(String agentId, Heartbeat heartbeat) {
         Set<UUID> running = new HashSet<>(heartbeat.running());
         Set<UUID> cancelling = new HashSet<>(heartbeat.cancelling());
-        List<Job> active = activeJobs(agentId);
-        List<Assignment> assignments = active.stream()
-                .filter(job -> job.getState() == JobState.STARTING && job.getRunState() == null && !running.contains(job.getId()))
-                .map(this::assignment)
-                .toList();
-        List<Work.Cancel> cancels = active.stream()
-                .filter(job -> job.getState() == JobState.CANCELLING && !cancelling.contains(job.getId()))
-                .map(job -> new Work.Cancel(job.getId(), job.getAttempt()))
-                .toList();
+        List<Assignment> assignments = new ArrayList<>();
+        List<Work.Cancel> cancels = new ArrayList<>();
+        for (ActiveRun run : activeRuns(agentId)) {
+            if (run.state() == JobState.STARTING && !run.started() && !running.contains(run.jobId())) {
+                jobs.findById(run.jobId()).ifPresent(job -> assignments.add(assignment(job)));
+            } else if (run.state() == JobState.CANCELLING && !cancelling.contains(run.jobId())) {
+                cancels.add(new Work.Cancel(run.jobId(), run.attempt()));
+            }
+        }
         return new Work(assignments, cancels);
     }
 
-    private List<Job> activeJobs(String agentId) {
-        return jobs.findByNodeIdAndStateIn(agentId, JobState.ACTIVE).stream()
-                .filter(job -> job.getBackend().equals(BACKEND))
-                .toList();
+    private record ActiveRun(UUID jobId, int attempt, JobState state, boolean started) {
+    }
+
+    /** The agent's active runs, a few columns each: read several times a second per waiting agent. */
+    private List<ActiveRun> activeRuns(String agentId) {
+        return jdbc.sql("""
+                select id, attempt, state, run_state is not null from jobs
+                where node_id = ? and backend = ? and state in ('STARTING', 'RUNNING', 'CANCELLING')""")
+                .params(agentId, BACKEND)
+                .query((rs, row) -> new ActiveRun(rs.getObject(1, UUID.class), rs.getInt(2), JobState.valueOf(rs.getString(3)),
+                        rs.getBoolean(4)))
+                .list();
     }
 
     private Assignment assignment(Job job) {
