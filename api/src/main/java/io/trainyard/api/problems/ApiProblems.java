@@ -35,7 +35,7 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_CONTENT,
                 e.violations().size() == 1 ? e.violations().getFirst().toString()
                         : e.violations().size() + " fields are invalid");
-        problem.setTitle("Invalid job submission");
+        problem.setTitle("Invalid request");
         problem.setProperty("errors", errors(e.violations()));
         return problem;
     }
