@@ -41,15 +41,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * submitted first, with no agent registered (they stay QUEUED), then every agent registers at once. So the
  * dispatcher works against a deep queue from its first placement (the worst case for the claim query), the
  * burst that fills an empty pool is a clean measure of placement speed, and submissions (a different code
- * path, benchmarked by bench/server) do not compete with placement for the two cores. Prints placements/s,
- * the share of GPUs running jobs while jobs wait (sampled every 250 ms), the time from the last submission
- * until all jobs are done and the server's heap.</li>
+ * path, benchmarked by bench/server) do not compete with placement for the two cores. Prints placements/s
+ * (once the pool is full they cannot outpace the jobs/s the pool frees, which is printed beside them), the
+ * share of GPUs running jobs while jobs wait (sampled every 250 ms), the time from the last submission until
+ * all jobs are done and the server's heap.</li>
  * <li>{@code running}: {@code jobs} 1-GPU jobs that never end by themselves, on agents x gpusPerAgent GPUs
  * (plus enough spare agents for the probes); once all run: the server's heap (it runs with -Xmx512m) and the
- * machine's CPU while nothing changes (the cost of tracking them: heartbeats and their re-checks), then
+ * server's and the machine's CPU while nothing changes (the cost of tracking them: heartbeats, their
+ * re-checks, idle dispatch passes), then
  * {@code probes} more 1-GPU jobs submitted one at a time, each timed from submission to assignment, i.e. a
  * placement with that many jobs running. Then everything is ended.</li>
  * </ul>
+ * Both end with checks: no GPU handed to two running jobs, no job assigned twice, no error answers, and the
+ * requests that had to be resent after an I/O error (as a real agent resends its reports).
  */
 public class ServerPlacementBench {
 
@@ -58,6 +62,7 @@ public class ServerPlacementBench {
     static final String AUTH = "Bearer bench-token";
     static final long WAIT_MILLIS = 2_000;
     static final int SUBMIT_CLIENTS = 16;
+    static final String BENCH_RUN = Long.toString(System.currentTimeMillis(), 36);
 
     static String base;
 
@@ -73,6 +78,8 @@ public class ServerPlacementBench {
     static final Map<String, Long> assignedAt = new ConcurrentHashMap<>();
     static final Map<String, Long> runningAt = new ConcurrentHashMap<>();
     static final Map<String, Integer> errors = new ConcurrentHashMap<>();
+    static final Map<String, Integer> transportRetries = new ConcurrentHashMap<>();
+    static final AtomicInteger settled = new AtomicInteger();    // runs whose ended report was answered, or given up
     static final List<String> errorSamples = Collections.synchronizedList(new ArrayList<>());
     static volatile long queueEmptyAt;
     static volatile int totalJobs;
@@ -80,6 +87,8 @@ public class ServerPlacementBench {
     static final Map<String, Long> durations = new ConcurrentHashMap<>();
     static final CountDownLatch releaseAll = new CountDownLatch(1);
     static volatile boolean stopping;
+    /** What the scenario is doing now, to tell when the heap peaked. */
+    static volatile String phase = "starting";
 
     record JobSpec(int gpus, long durationMillis) {
     }
@@ -122,6 +131,7 @@ public class ServerPlacementBench {
 
         // 1. Submit everything while no agent is registered: the jobs stay QUEUED.
         long submitStart = System.nanoTime();
+        phase = "submitting";
         List<String> ids = submitAll(specs);
         long lastSubmittedAt = System.nanoTime();
         double submitSeconds = (lastSubmittedAt - submitStart) / 1e9;
@@ -130,6 +140,7 @@ public class ServerPlacementBench {
 
         // 2. Register every agent at once and let them run the queue dry.
         long agentsAt = System.nanoTime();
+        phase = "placing";
         List<SimAgent> agents = startAgents("sim", agentCount, gpusPerAgent);
         List<Double> waitingSamples = new ArrayList<>();
         Thread sampler = Thread.ofPlatform().daemon().start(() -> {
@@ -143,18 +154,24 @@ public class ServerPlacementBench {
             }
         });
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
-        int lastReported = -1;
         long lastReportAt = System.nanoTime();
+        long lastProgressAt = System.nanoTime();
+        int lastProgress = 0;
         while (ended.get() < jobCount && System.nanoTime() < deadline) {
             Thread.sleep(100);
-            if (System.nanoTime() - lastReportAt > 15e9) { // progress to stderr, so a slow run is visibly alive
-                lastReportAt = System.nanoTime();
-                System.err.printf("  ... %.0f s: assigned %d, ended %d, GPUs busy %d/%d%n", (lastReportAt - agentsAt) / 1e9,
+            long now = System.nanoTime();
+            if (assigned.get() + ended.get() != lastProgress) {
+                lastProgress = assigned.get() + ended.get();
+                lastProgressAt = now;
+            } else if (now - lastProgressAt > 60e9 && busyGpus.get() == 0) {
+                // Nothing placed, nothing running for a minute: the rest will not come (e.g. failed server-side).
+                System.out.printf("STALLED: nothing placed or ended for 60 s; server's jobs by state: %s%n", jobCounts());
+                break;
+            }
+            if (now - lastReportAt > 15e9) { // progress to stderr, so a slow run is visibly alive
+                lastReportAt = now;
+                System.err.printf("  ... %.0f s: assigned %d, ended %d, GPUs busy %d/%d%n", (now - agentsAt) / 1e9,
                         assigned.get(), ended.get(), busyGpus.get(), totalGpus);
-                if (ended.get() == lastReported && assigned.get() == ended.get()) {
-                    System.err.println("  ... no progress: the remaining jobs are not being placed");
-                }
-                lastReported = ended.get();
             }
         }
         long doneAt = System.nanoTime();
@@ -196,7 +213,8 @@ public class ServerPlacementBench {
                 double seconds = (times.get(to) - times.get(from)) / 1e9;
                 bands.append(String.format("%s%d-%d queued: %.1f", q == 0 ? "" : ", ", jobCount - from, jobCount - to, (to - from) / seconds));
             }
-            System.out.println("placements/s by queue depth: " + bands);
+            System.out.printf("placements/s by queue depth: %s (the pool frees %.1f jobs/s when 100%% busy, which bounds it)%n",
+                    bands, jobCount / (gpuSeconds / totalGpus));
         }
         List<Double> samples;
         synchronized (waitingSamples) {
@@ -217,8 +235,19 @@ public class ServerPlacementBench {
         }
         System.out.printf("agent round trip: assignment received -> started acknowledged p50 %.1f ms, p99 %.1f ms%n",
                 percentile(toRunning, 50) / 1e6, percentile(toRunning, 99) / 1e6);
-        System.out.printf("server heap: max %.0f MB used (of -Xmx512m; %d samples, 1/s)%n", heap.maxBytes / 1e6, heap.samples);
+        System.out.printf("server heap: max %.0f MB used (of -Xmx512m; %d samples, 1/s; garbage included)%s",
+                heap.maxBytes / 1e6, heap.samples, heap.summary());
         printChecks(agents);
+    }
+
+    /** G1's live data after its last major (or mixed) collection, if there was one. */
+    static String liveData() {
+        try {
+            double live = metric(scrape(), "jvm_gc_live_data_size_bytes");
+            return Double.isNaN(live) || live == 0 ? "" : String.format("; live data after the last major GC %.0f MB", live / 1e6);
+        } catch (Exception e) {
+            return "";
+        }
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -227,24 +256,34 @@ public class ServerPlacementBench {
 
     static void running(int agentCount, int gpusPerAgent, int jobCount, int probes) throws Exception {
         int spareAgents = (probes + gpusPerAgent - 1) / gpusPerAgent;
-        int totalGpus = (agentCount + spareAgents) * gpusPerAgent;
         System.out.printf("== PostgreSQL path: %d agents x %d GPUs (+%d spare agents for %d probe jobs), %d long-running 1-GPU jobs%n",
                 agentCount, gpusPerAgent, spareAgents, probes, jobCount);
         totalJobs = jobCount + probes;
         HeapSampler heap = HeapSampler.start();
         List<JobSpec> specs = Collections.nCopies(jobCount, new JobSpec(1, -1));
         long submitStart = System.nanoTime();
+        phase = "submitting";
         List<String> ids = submitAll(specs);
         double submitSeconds = (System.nanoTime() - submitStart) / 1e9;
         System.out.printf("submitted: %d jobs by %d clients in %.1f s = %.0f submissions/s (no agent yet)%n",
                 ids.size(), SUBMIT_CLIENTS, submitSeconds, ids.size() / submitSeconds);
 
         long agentsAt = System.nanoTime();
+        phase = "ramping up";
         List<SimAgent> agents = startAgents("run", agentCount + spareAgents, gpusPerAgent);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
         long lastReportAt = System.nanoTime();
+        long lastProgressAt = System.nanoTime();
+        int lastProgress = 0;
         while (started.get() < jobCount && System.nanoTime() < deadline) {
             Thread.sleep(50);
+            if (started.get() != lastProgress) {
+                lastProgress = started.get();
+                lastProgressAt = System.nanoTime();
+            } else if (System.nanoTime() - lastProgressAt > 60e9) {
+                System.out.printf("STALLED: no job started for 60 s; server's jobs by state: %s%n", jobCounts());
+                break;
+            }
             if (System.nanoTime() - lastReportAt > 15e9) {
                 lastReportAt = System.nanoTime();
                 System.err.printf("  ... %.0f s: assigned %d, running %d%n", (lastReportAt - agentsAt) / 1e9, assigned.get(), started.get());
@@ -257,29 +296,32 @@ public class ServerPlacementBench {
                 firstAssignedAt.get() == 0 ? Double.NaN : (firstAssignedAt.get() - agentsAt) / 1e9);
 
         // Steady state: nothing changes, the agents only heartbeat.
-        Thread.sleep(3_000);
+        phase = "all running";
+        Thread.sleep(5_000);
         CpuMeter cpu = CpuMeter.start();
+        double serverCpuBefore = metric(scrape(), "process_cpu_time_ns_total");
+        long windowStart = System.nanoTime();
         List<Long> heapSamples = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            long used = heapUsed(scrape());
+            String metrics = scrape();
+            long used = heapUsed(metrics);
             if (used > 0) {
                 heapSamples.add(used);
             }
             Thread.sleep(500);
         }
         double cpuBusy = cpu.busyFraction();
-        String metrics = scrape();
-        double live = metric(metrics, "jvm_gc_live_data_size_bytes");
+        double serverCores = (metric(scrape(), "process_cpu_time_ns_total") - serverCpuBefore) / (System.nanoTime() - windowStart);
         System.out.printf("%d running jobs: heap used %.0f MB (min %.0f, max %.0f of %d samples over 5 s; Xmx 512 MB)%s%n",
                 started.get(), mean(toDoubles(heapSamples)) / 1e6, percentile(heapSamples, 0) / 1e6,
-                percentile(heapSamples, 100) / 1e6, heapSamples.size(),
-                Double.isNaN(live) ? "" : String.format("; live data after the last major GC %.0f MB", live / 1e6));
-        System.out.printf("idle with %d running: machine CPU %.0f%% of %d cores (server, PostgreSQL and the %d simulated agents' heartbeats)%n",
-                started.get(), 100 * cpuBusy, Runtime.getRuntime().availableProcessors(), agents.size());
+                percentile(heapSamples, 100) / 1e6, heapSamples.size(), liveData());
+        System.out.printf("idle with %d running: server JVM %.2f cores (its JIT compiler's included); machine CPU %.0f%% of %d cores (server, PostgreSQL, the %d simulated agents and anything else running)%n",
+                started.get(), serverCores, 100 * cpuBusy, Runtime.getRuntime().availableProcessors(), agents.size());
 
         // Placements with that many jobs running: one job at a time, onto the spare agents.
         List<Long> latencies = new ArrayList<>();
         List<Long> toRunning = new ArrayList<>();
+        phase = "probing";
         for (int i = 0; i < probes; i++) {
             long t = System.nanoTime();
             String id = submit("bench_probe_" + i, new JobSpec(1, -1));
@@ -296,16 +338,18 @@ public class ServerPlacementBench {
                 jobCount, percentile(latencies, 50) / 1e6, percentile(latencies, 100) / 1e6, percentile(toRunning, 50) / 1e6, latencies.size());
 
         long endAt = System.nanoTime();
+        phase = "ending all at once";
         releaseAll.countDown();
         deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        while (ended.get() < started.get() && System.nanoTime() < deadline) {
+        while (settled.get() < assigned.get() && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        System.out.printf("ended: %d jobs reported ended in %.1f s%n", ended.get(), (System.nanoTime() - endAt) / 1e9);
+        System.out.printf("ended: %d of %d jobs reported ended in %.1f s%n", ended.get(), assigned.get(), (System.nanoTime() - endAt) / 1e9);
         stopping = true;
         stopAgents(agents);
         heap.stop();
-        System.out.printf("server heap: max %.0f MB used over the whole scenario (of -Xmx512m; %d samples, 1/s)%n", heap.maxBytes / 1e6, heap.samples);
+        System.out.printf("server heap: max %.0f MB used over the whole scenario (of -Xmx512m; %d samples, 1/s; garbage included)%s",
+                heap.maxBytes / 1e6, heap.samples, heap.summary());
         printChecks(agents);
     }
 
@@ -315,8 +359,9 @@ public class ServerPlacementBench {
             held += agent.heldCount();
         }
         StringBuilder line = new StringBuilder(String.format(
-                "checks: %d GPU double-bookings, %d duplicate assignments, %d GPUs still held at the end, errors: %s",
-                doubleBooked.get(), duplicateAssignments.get(), held, errors.isEmpty() ? "none" : errors));
+                "checks: %d GPU double-bookings, %d duplicate assignments, %d GPUs still held at the end, errors: %s; requests resent after an I/O error: %s",
+                doubleBooked.get(), duplicateAssignments.get(), held, errors.isEmpty() ? "none" : errors,
+                transportRetries.isEmpty() ? "none" : transportRetries));
         System.out.println(line);
         synchronized (errorSamples) {
             for (String sample : errorSamples) {
@@ -353,9 +398,10 @@ public class ServerPlacementBench {
     static String submit(String name, JobSpec spec) throws Exception {
         String body = "{\"jobName\":\"" + name + "\",\"taskConfig\":" + quote(taskConfig("import time\ntime.sleep(1)\n", "outputs/model.pt"))
                 + ",\"resourceConfig\":" + quote(RESOURCE_CONFIG.formatted(spec.gpus())) + ",\"requireGpus\":true}";
+        String key = "bench-" + BENCH_RUN + "-" + name; // so a resent submission is not a second job
         for (int attempt = 1; ; attempt++) {
-            HttpResponse<String> response = send("POST", "/jobs", body, false);
-            if (response.statusCode() == 201) {
+            HttpResponse<String> response = send("POST", "/jobs", body, false, key).response();
+            if (response.statusCode() == 201 || response.statusCode() == 200) {
                 String id = (String) ((Map<?, ?>) Json.parse(response.body())).get("id");
                 durations.put(id, spec.durationMillis());
                 return id;
@@ -472,7 +518,12 @@ public class ServerPlacementBench {
                 epoch = ((Number) ((Map<?, ?>) Json.parse(response.body())).get("epoch")).longValue();
                 registered.countDown();
                 while (!stopping) {
-                    heartbeat();
+                    try {
+                        heartbeat();
+                    } catch (java.io.IOException e) { // resent 4 times already; keep heartbeating, as an agent would
+                        error("heartbeat " + e.getClass().getSimpleName(), id + ": " + e.getMessage());
+                        Thread.sleep(1_000);
+                    }
                 }
             } catch (Exception e) {
                 error("agent " + e.getClass().getSimpleName(), id + ": " + e.getMessage());
@@ -564,17 +615,19 @@ public class ServerPlacementBench {
                 free(jobId, gpus);
                 long now = System.nanoTime();
                 firstEndSentAt.compareAndSet(0, now);
-                response = send("POST", run + "/ended",
-                        "{\"epoch\":" + epoch + ",\"outcome\":{\"state\":\"SUCCEEDED\",\"cause\":null,\"exitCode\":0,\"message\":\"done\"}}", true);
-                if (response.statusCode() != 204) {
-                    error("ended " + response.statusCode(), response.body());
-                } else {
+                Sent end = send("POST", run + "/ended",
+                        "{\"epoch\":" + epoch + ",\"outcome\":{\"state\":\"SUCCEEDED\",\"cause\":null,\"exitCode\":0,\"message\":\"done\"}}", true, null);
+                // 409 to a resend: the first one was taken after all, and the attempt is over.
+                if (end.response().statusCode() == 204 || (end.response().statusCode() == 409 && end.attempts() > 1)) {
                     ended.incrementAndGet();
+                } else {
+                    error("ended " + end.response().statusCode(), end.response().body());
                 }
             } catch (Exception e) {
                 error("run " + e.getClass().getSimpleName(), jobId + ": " + e.getMessage());
             } finally {
                 runs.remove(jobId);
+                settled.incrementAndGet();
             }
         }
     }
@@ -585,6 +638,9 @@ public class ServerPlacementBench {
 
     static final class HeapSampler {
         volatile long maxBytes;
+        volatile long maxLiveBytes;
+        volatile String maxPhase = "";
+        volatile String maxLivePhase = "";
         volatile int samples;
         volatile boolean stop;
         Thread thread;
@@ -594,9 +650,18 @@ public class ServerPlacementBench {
             sampler.thread = Thread.ofPlatform().daemon().start(() -> {
                 while (!sampler.stop) {
                     try {
-                        long used = heapUsed(scrape());
+                        String metrics = scrape();
+                        long used = heapUsed(metrics);
                         if (used > 0) {
-                            sampler.maxBytes = Math.max(sampler.maxBytes, used);
+                            if (used > sampler.maxBytes) {
+                                sampler.maxBytes = used;
+                                sampler.maxPhase = phase;
+                            }
+                            double live = metric(metrics, "jvm_gc_live_data_size_bytes");
+                            if (!Double.isNaN(live) && live > sampler.maxLiveBytes) {
+                                sampler.maxLiveBytes = (long) live;
+                                sampler.maxLivePhase = phase;
+                            }
                             sampler.samples++;
                         }
                     } catch (Exception e) {
@@ -608,6 +673,12 @@ public class ServerPlacementBench {
             return sampler;
         }
 
+        /** When the peaks were, and G1's live data after its major collections (which is 0 until one ran). */
+        String summary() {
+            return String.format(", while %s; live data after major GCs: max %.0f MB%s%n", maxPhase, maxLiveBytes / 1e6,
+                    maxLiveBytes == 0 ? "" : ", while " + maxLivePhase);
+        }
+
         void stop() throws InterruptedException {
             stop = true;
             thread.join();
@@ -616,6 +687,23 @@ public class ServerPlacementBench {
 
     static String scrape() throws Exception {
         return send("GET", "/actuator/prometheus", null, false).body();
+    }
+
+    /** The server's {@code trainyard_jobs{state}} gauges (refreshed by the server every 2 s). */
+    static String jobCounts() {
+        try {
+            StringBuilder counts = new StringBuilder();
+            for (String line : scrape().split("\n")) {
+                if (line.startsWith("trainyard_jobs{state=\"") && !line.endsWith(" 0.0")) {
+                    int at = line.indexOf('"') + 1;
+                    counts.append(counts.isEmpty() ? "" : ", ").append(line, at, line.indexOf('"', at))
+                            .append(' ').append((long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+                }
+            }
+            return counts.toString();
+        } catch (Exception e) {
+            return "unknown (" + e + ")";
+        }
     }
 
     /** Sum of {@code jvm_memory_used_bytes{area="heap",...}} over the heap's pools. */
@@ -670,16 +758,42 @@ public class ServerPlacementBench {
     // ------------------------------------------------------------------------------------------------
 
     static HttpResponse<String> send(String method, String path, String json, boolean agent) throws Exception {
+        return send(method, path, json, agent, null).response();
+    }
+
+    record Sent(HttpResponse<String> response, int attempts) {
+    }
+
+    /**
+     * Sends, and resends up to 4 times on an I/O error, as an agent resends a report until it is acknowledged.
+     * The usual one is "header parser received no bytes": the server closed a pooled keep-alive connection
+     * (idle past Tomcat's keep-alive timeout) just as the client reused it, so the request was never read.
+     */
+    static Sent send(String method, String path, String json, boolean agent, String idempotencyKey) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(120));
         if (agent) {
             request.header("Authorization", AUTH);
+        }
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
         }
         if (json != null) {
             request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
         } else {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return new Sent(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()), attempt);
+            } catch (java.io.IOException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                transportRetries.merge(path.replaceAll("/[0-9a-f-]{36}/\\d+/", "/{job}/{attempt}/").replaceAll("^/agents/[^/]+", "/agents/{id}")
+                        .replaceAll("\\?.*", "") + " (" + e.getMessage() + ")", 1, Integer::sum);
+                Thread.sleep(100L * attempt);
+            }
+        }
     }
 
     static void error(String kind, String detail) {

@@ -19,36 +19,58 @@ agents="${1:-100}"; gpus="${2:-8}"; jobs="${3:-10000}"
 work="$(mktemp -d)"
 trap 'for f in "$work"/server-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"' EXIT
 
+# Maven on JDK 24+ prints sun.misc.Unsafe deprecation warnings (from its own Guava) and colour resets even
+# with -q; they are left out here. Its exit status still counts (pipefail).
+mvn_quiet() {
+  mvn -B -q --no-transfer-progress "$@" 2>&1 | sed 's/\x1b\[0m//g' | { grep -vE 'sun\.misc\.Unsafe|terminally deprecated|AbstractFuture|^$' || true; }
+}
+
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 
 if [ "${PG_SKIP_IN_MEMORY:-0}" != 1 ]; then
   echo "== in memory: the placement policy (PlacementBench)"
-  mvn -B -q --no-transfer-progress -DskipTests install -pl scheduler -am
+  mvn_quiet -DskipTests install -pl scheduler -am
   classpath_file="$work/classpath"
-  mvn -B -q --no-transfer-progress dependency:build-classpath -pl scheduler -Dmdep.outputFile="$classpath_file" -Dmdep.includeScope=runtime
+  mvn_quiet dependency:build-classpath -pl scheduler -Dmdep.outputFile="$classpath_file" -Dmdep.includeScope=runtime
   "$JAVA_HOME/bin/java" -Xmx512m -cp "scheduler/target/classes:$(cat "$classpath_file")" bench/placement/PlacementBench.java "$agents" "$gpus" "$jobs"
 fi
 
-[ -f api/target/trainyard-server.jar ] || mvn -B -q --no-transfer-progress -DskipTests package
+# Always (re)built, incrementally: the benchmark is of the code in this working tree.
+mvn_quiet -DskipTests package
 # A copy: a build running beside this one may rewrite the jar while the server still loads classes from it.
 cp api/target/trainyard-server.jar "$work/server.jar"
 
 start_server() { # port
   local port=$1
+  if curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null; then
+    echo "port $port is taken by another server; stop it first" >&2; return 1
+  fi
   rm -rf "$work/data-$port"
   "$JAVA_HOME/bin/java" -Xmx512m -jar "$work/server.jar" --server.port="$port" --trainyard.data-dir="$work/data-$port" \
     --logging.level.root=WARN --trainyard.local.embedded-agent=false --trainyard.agent.token=bench-token \
     --trainyard.agent.heartbeat-interval=2s --trainyard.agent.lease=30s > "$work/server-$port.log" 2>&1 &
   echo $! > "$work/server-$port.pid"
-  for _ in $(seq 1 180); do curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null && return; sleep 1; done
+  for _ in $(seq 1 180); do
+    kill -0 "$(cat "$work/server-$port.pid")" 2>/dev/null || break
+    curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null && return
+    sleep 1
+  done
   cat "$work/server-$port.log" >&2; return 1
 }
-stop_server() { # port: stops it, then shows what it logged at WARN or above (root level WARN), if anything
+stop_server() { # port: stops it, then shows what it logged at WARN or above (root level WARN) while running
+  local log="$work/server-$1.log" lines
+  lines=$(wc -l < "$log")
   kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true
   rm -f "$work/server-$1.pid"
-  if grep -E ' (WARN|ERROR) ' "$work/server-$1.log" | grep -vq SpringDoc; then
-    echo "server log (WARN/ERROR, SpringDoc notices left out; last 20):"
-    grep -E ' (WARN|ERROR) ' "$work/server-$1.log" | grep -v SpringDoc | tail -20 | cut -c1-400 | sed 's/^/  /'
+  { head -n "$lines" "$log" | grep -E ' (WARN|ERROR) ' || true; } | { grep -v SpringDoc || true; } > "$work/warnings-$1"
+  if [ -s "$work/warnings-$1" ]; then
+    echo "server log: $(wc -l < "$work/warnings-$1") WARN/ERROR line(s) while it ran (SpringDoc notices left out), the last 20:"
+    tail -20 "$work/warnings-$1" | cut -c1-400 | sed 's/^/  /'
+  fi
+  local at_stop
+  at_stop=$(tail -n +"$((lines + 1))" "$log" | grep -cE ' (WARN|ERROR) ' || true)
+  if [ "$at_stop" -gt 0 ]; then
+    echo "server log: $at_stop WARN/ERROR line(s) while it stopped, e.g.: $(tail -n +"$((lines + 1))" "$log" | grep -E ' (WARN|ERROR) ' | tail -1 | cut -c1-300)"
   fi
 }
 
