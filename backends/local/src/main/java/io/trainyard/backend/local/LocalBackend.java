@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.AgentWork;
@@ -123,19 +122,34 @@ public class LocalBackend implements Backend {
         return uris;
     }
 
-    /** Reads the pool's free capacity once per pass and takes each placement out of it. */
     @Override
     public ReservationPass beginPass() {
-        List<AgentCapacity> agents = pool.activeAgents();
-        Map<String, AgentCapacity> byId = agents.stream().collect(Collectors.toMap(AgentCapacity::agentId, agent -> agent));
-        return job -> switch (Placer.place(new Demand(job.getSlots(), job.isRequireGpus()), agents)) {
-            case PlacementDecision.OnAgent on -> {
-                byId.get(on.placement().node()).take(on.placement());
-                yield new Reservation.Placed(on.placement().node(), on.placement().toJson());
+        return new PoolPass();
+    }
+
+    /**
+     * Reads the pool's free capacity once per pass, at the pass's first job (most passes find the queue
+     * empty and read nothing), and takes each placement out of it.
+     */
+    private final class PoolPass implements ReservationPass {
+
+        private List<AgentCapacity> agents;
+
+        @Override
+        public Reservation reserve(Job job) {
+            if (agents == null) {
+                agents = pool.activeAgents();
             }
-            case PlacementDecision.Wait wait -> new Reservation.Wait();
-            case PlacementDecision.Never never -> new Reservation.Never(never.reason());
-        };
+            return switch (Placer.place(new Demand(job.getSlots(), job.isRequireGpus()), agents)) {
+                case PlacementDecision.OnAgent on -> {
+                    agents.stream().filter(agent -> agent.agentId().equals(on.placement().node())).findFirst()
+                            .orElseThrow().take(on.placement());
+                    yield new Reservation.Placed(on.placement().node(), on.placement().toJson());
+                }
+                case PlacementDecision.Wait wait -> new Reservation.Wait();
+                case PlacementDecision.Never never -> new Reservation.Never(never.reason());
+            };
+        }
     }
 
     /** The claim is committed: the agent learns of it at its heartbeat, which is woken now. */
