@@ -64,7 +64,8 @@ final class ServerConnection {
             try {
                 return delivery.send();
             } catch (IOException e) {
-                if (failures == 1 || failures % 20 == 0) {
+                // One failure is routine (a pooled connection closed under it); more mean the server is away.
+                if (failures == 2 || failures % 20 == 0) {
                     log.warn("Could not deliver {} yet ({} tries): {}", what, failures, e.toString());
                 }
                 Thread.sleep(delay);
