@@ -29,6 +29,16 @@ public interface Backend {
      */
     LaunchPlan plan(UUID jobId, JobSpec spec);
 
+    /**
+     * Checks what only this backend can check, at submission; by default by planning, a backend whose plan
+     * costs more (it reads the pool) checks less expensively.
+     *
+     * @throws io.trainyard.gigl.InvalidConfigException for a job this backend cannot run as given
+     */
+    default void validate(UUID jobId, JobSpec spec) {
+        plan(jobId, spec);
+    }
+
     /** Where the job's outputs end up, by {@code trainedModelMetadata} field name, as absolute URIs. */
     Map<String, String> outputUris(UUID jobId, TaskConfig task);
 

@@ -89,7 +89,9 @@ public class JobService {
 
     /** Validates and answers what would be launched, storing nothing. */
     public LaunchPlan dryRun(JobSubmission submission) {
-        return validate(UUID.randomUUID(), submission).plan();
+        UUID id = UUID.randomUUID();
+        Validated validated = validate(id, submission);
+        return validated.backend().plan(id, validated.spec());
     }
 
     public Job get(UUID id) {
@@ -114,7 +116,7 @@ public class JobService {
         });
     }
 
-    private record Validated(JobSpec spec, LaunchPlan plan, Map<String, String> outputs) {
+    private record Validated(JobSpec spec, Backend backend, Map<String, String> outputs) {
     }
 
     private Validated validate(UUID id, JobSubmission submission) {
@@ -155,7 +157,8 @@ public class JobService {
                 retry == null || retry.maxAttempts() == null ? 1 : retry.maxAttempts(),
                 retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds(),
                 new TrainerImages(blankToNull(submission.cpuDockerUri()), blankToNull(submission.cudaDockerUri())));
-        return new Validated(spec, backend.plan(id, spec), backend.outputUris(id, task));
+        backend.validate(id, spec);
+        return new Validated(spec, backend, backend.outputUris(id, task));
     }
 
     private Backend backendFor(TrainerResource trainer, List<Violation> violations) {

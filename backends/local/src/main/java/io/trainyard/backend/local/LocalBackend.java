@@ -64,17 +64,33 @@ public class LocalBackend implements Backend {
         return resource instanceof TrainerResource.Local;
     }
 
-    /** The plan on the agent the job would go to now, or could ever go to; the paths are as on this server's host. */
+    /** Outputs must be local, and the trainer command must split into words; the pool is not consulted. */
     @Override
-    public LaunchPlan plan(UUID jobId, JobSpec spec) {
+    public void validate(UUID jobId, JobSpec spec) {
         List<Violation> violations = new ArrayList<>();
-        WorkFolder folder = WorkFolder.of(trainyard.dataDir(), jobId);
         spec.task().trainedModelMetadata().byField().forEach((field, uri) -> {
             if (uri != null && uri.startsWith("gs://")) {
                 violations.add(new Violation("taskConfig.sharedConfig.trainedModelMetadata." + field,
                         "'" + uri + "' is on GCS; the local backend writes outputs to local paths or file:// URIs"));
             }
         });
+        if (spec.task().shouldRunGltBackend()) {
+            try {
+                CommandWords.split(spec.task().trainerCommand());
+            } catch (IllegalArgumentException e) {
+                violations.add(new Violation("taskConfig.trainerConfig.command", e.getMessage()));
+            }
+        }
+        if (!violations.isEmpty()) {
+            throw new InvalidConfigException(violations);
+        }
+    }
+
+    /** The plan on the agent the job would go to now, or could ever go to; the paths are as on this server's host. */
+    @Override
+    public LaunchPlan plan(UUID jobId, JobSpec spec) {
+        validate(jobId, spec);
+        WorkFolder folder = WorkFolder.of(trainyard.dataDir(), jobId);
         Demand demand = new Demand(spec.slots(), spec.requireGpus());
         List<AgentCapacity> agents = pool.activeAgents();
         PlacementDecision decision = Placer.place(demand, agents);
@@ -84,17 +100,9 @@ public class LocalBackend implements Backend {
                     .filter(Objects::nonNull).findFirst().orElse(null);
             case PlacementDecision.Never never -> null;
         };
-        List<LaunchPlan.Worker> workers = List.of();
-        try {
-            workers = TrainerInvocation.workers(jobId, 1, spec.jobName(), spec.task(),
-                    spec.images().orElse(properties.defaultImages()), folder,
-                    shape == null ? Placement.onCpu("", 0) : shape, spec.slots(), properties.masterAddr(), null);
-        } catch (IllegalArgumentException e) {
-            violations.add(new Violation("taskConfig.trainerConfig.command", e.getMessage()));
-        }
-        if (!violations.isEmpty()) {
-            throw new InvalidConfigException(violations);
-        }
+        List<LaunchPlan.Worker> workers = TrainerInvocation.workers(jobId, 1, spec.jobName(), spec.task(),
+                spec.images().orElse(properties.defaultImages()), folder,
+                shape == null ? Placement.onCpu("", 0) : shape, spec.slots(), properties.masterAddr(), null);
         Map<String, Object> placement = new LinkedHashMap<>();
         placement.put("workers", spec.slots());
         switch (decision) {
