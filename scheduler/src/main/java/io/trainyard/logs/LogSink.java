@@ -7,9 +7,10 @@ import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The lines of one job attempt on their way to the {@link LogStore}. Readers of process output add lines;
- * {@link LogWriter} stores them in chunks. A full buffer blocks the reader, which is safe: the process
- * writes to a file, so nothing is lost while the database is slow or away.
+ * The lines of one job attempt that the server reads itself (a Vertex AI job's Cloud Logging entries) on
+ * their way to the {@link LogStore}; {@link LogWriter} stores them in chunks. A full buffer blocks the
+ * reader, which is safe: the entries stay in Cloud Logging, so nothing is lost while the database is slow or
+ * away. Agents ship their runs' lines themselves ({@link ShippedLogs}).
  */
 public final class LogSink {
 
