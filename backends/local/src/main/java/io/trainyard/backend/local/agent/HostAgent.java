@@ -73,8 +73,9 @@ public final class HostAgent {
                     }
                     handle(server.heartbeat(heartbeat(), heartbeatInterval));
                 } catch (StaleAgentException e) {
-                    log.warn("Agent {} epoch {} is stale ({}); killing its runs and registering again",
-                            settings.agentId(), epoch, e.getMessage());
+                    log.warn("Agent {} epoch {} is stale ({}); killing its runs and registering again. If this "
+                            + "repeats, another agent runs with --agent-id={}", settings.agentId(), epoch, e.getMessage(),
+                            settings.agentId());
                     runs.values().forEach(AgentRun::killAsStale);
                     epoch = 0;
                 } catch (IOException e) {
