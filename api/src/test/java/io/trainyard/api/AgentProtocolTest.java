@@ -78,6 +78,8 @@ class AgentProtocolTest {
         assertThat(post(run + "/logs", batch(epoch, 1, "first")).status()).isEqualTo(200);
         assertThat(post(run + "/logs", batch(epoch, 2, "second")).status()).isEqualTo(200);
         assertThat(api.logTexts(id)).containsExactly("first", "second");
+        Instant stampedAt = Instant.parse(api.get("/jobs/" + id + "/logs").body().get("lines").get(0).get("time").asString());
+        assertThat(Duration.between(stampedAt, Instant.now()).abs()).isLessThan(Duration.ofMinutes(1));
 
         // The agent restarts: the new process learns where shipping resumes.
         JsonNode registered = api.put("/agents/by-hand", registration(1), "Authorization", AUTHORIZATION).body();
@@ -137,7 +139,7 @@ class AgentProtocolTest {
 
     private static Map<String, Object> batch(long epoch, long number, String text) {
         return Map.of("epoch", epoch, "batch", number,
-                "lines", List.of(Map.of("time", Instant.now().toString(), "stream", "stdout", "rank", 0, "text", text)),
+                "lines", List.of(Map.of("timeMicros", Instant.now().toEpochMilli() * 1000, "stream", "stdout", "rank", 0, "text", text)),
                 "positions", Map.of("rank-0.stdout", 7L * number));
     }
 
