@@ -59,14 +59,8 @@ public class AgentRegistry {
      */
     @Transactional
     public boolean heartbeat(String id, long epoch) {
-        return agents.lockById(id)
-                .filter(agent -> agent.getEpoch() == epoch && agent.getState() == AgentState.ACTIVE)
-                .map(agent -> {
-                    Instant now = clock.instant();
-                    agent.renew(now, now.plus(properties.lease()));
-                    return true;
-                })
-                .orElse(false);
+        Instant now = clock.instant();
+        return agents.renew(id, epoch, now, now.plus(properties.lease())) == 1;
     }
 
     /** Declares agents with an expired lease lost and fails their active jobs; returns how many. */

@@ -7,6 +7,7 @@ import java.util.Optional;
 import jakarta.persistence.LockModeType;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Lock;
+import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.query.Param;
 
@@ -23,4 +24,15 @@ public interface AgentRepository extends JpaRepository<Agent, String> {
     List<Agent> lockExpired(@Param("now") Instant now);
 
     List<Agent> findAllByOrderByIdAsc();
+
+    /**
+     * Renews the lease of the agent's current epoch in one statement (every agent does this every few
+     * seconds); 0 rows when the epoch is stale or the agent was declared lost.
+     */
+    @Modifying
+    @Query(value = """
+            update agents set last_heartbeat_at = :now, lease_expires_at = :leaseExpiresAt
+            where id = :id and epoch = :epoch and state = 'ACTIVE'""", nativeQuery = true)
+    int renew(@Param("id") String id, @Param("epoch") long epoch, @Param("now") Instant now,
+            @Param("leaseExpiresAt") Instant leaseExpiresAt);
 }
