@@ -119,6 +119,9 @@ class RemoteAgentsTest {
                 assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
                 assertThat(job.get("attempt").asInt()).isEqualTo(1);
                 assertThat(api.logTexts(id)).containsExactlyElementsOf(expectedTicks(40));
+                // A relative output path lands in the agent's work folder, not the server's.
+                assertThat(job.get("outputs").get("trainedModelUri").asString())
+                        .isEqualTo(agentDir.resolve("jobs").resolve(id).resolve("outputs/model.pt").toUri().toString());
             }
         }
     }

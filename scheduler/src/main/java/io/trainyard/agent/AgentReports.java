@@ -54,7 +54,8 @@ public class AgentReports {
         return transaction.execute(status -> {
             Job job = lockCurrent(agentId, started.epoch(), jobId, attempt);
             Instant claimedAt = job.getState() == JobState.STARTING ? job.getUpdatedAt() : null;
-            JobState now = transitions.markRunning(jobId, attempt, started.runState()).orElseThrow();
+            JobState now = transitions.markRunning(jobId, attempt, started.runState(), started.outputs())
+                    .orElseThrow();
             if (claimedAt != null) {
                 dispatchLatency.record(Duration.between(claimedAt, Instant.now()));
             }

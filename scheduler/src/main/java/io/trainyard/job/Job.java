@@ -45,7 +45,10 @@ public class Job {
     @Column(columnDefinition = "jsonb")
     private Map<String, String> labels;
 
-    /** Where the outputs land, by trainedModelMetadata field, as the backend resolved them at submission. */
+    /**
+     * Where the outputs land, by trainedModelMetadata field, as the backend resolved them at submission, and
+     * as the agent running it resolved them on its host once it started.
+     */
     @Convert(converter = StringMapConverter.class)
     @ColumnTransformer(write = "?::jsonb")
     @Column(columnDefinition = "jsonb")
@@ -234,6 +237,10 @@ public class Job {
     void assignTo(String nodeId, String placementJson) {
         this.nodeId = nodeId;
         this.placement = placementJson;
+    }
+
+    void recordOutputs(Map<String, String> outputs) {
+        this.outputs = outputs;
     }
 
     void recordRunState(String runStateJson) {

@@ -3,6 +3,7 @@ package io.trainyard.job;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -62,9 +63,21 @@ public class JobTransitions {
      */
     @Transactional
     public Optional<JobState> markRunning(UUID id, int attempt, String runStateJson) {
+        return markRunning(id, attempt, runStateJson, Map.of());
+    }
+
+    /**
+     * Records that the run's processes started, and where its outputs land on the host that runs it
+     * (relative output paths resolve under that host's work folder); an empty map keeps the outputs.
+     */
+    @Transactional
+    public Optional<JobState> markRunning(UUID id, int attempt, String runStateJson, Map<String, String> outputs) {
         Optional<Job> current = lockAttempt(id, attempt);
         current.ifPresent(job -> {
             job.recordRunState(runStateJson);
+            if (!outputs.isEmpty()) {
+                job.recordOutputs(outputs);
+            }
             if (job.getState() == JobState.STARTING) {
                 apply(job, JobState.RUNNING, null, "trainer processes started", clock.instant(), null);
             }

@@ -123,11 +123,7 @@ public class LocalBackend implements Backend {
 
     @Override
     public Map<String, String> outputUris(UUID jobId, TaskConfig task) {
-        WorkFolder folder = WorkFolder.of(trainyard.dataDir(), jobId);
-        Map<String, String> uris = new LinkedHashMap<>();
-        task.trainedModelMetadata().byField().forEach((field, uri) ->
-                uris.put(field, uri.startsWith("gs://") ? uri : TrainerOutputs.resolve(uri, folder).toUri().toString()));
-        return uris;
+        return TrainerOutputs.uris(task, WorkFolder.of(trainyard.dataDir(), jobId));
     }
 
     @Override

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.trainyard.gigl.TaskConfig;
 
@@ -34,6 +36,14 @@ public final class TrainerOutputs {
         }
         paths.add(folder.trainerAssets());
         return paths;
+    }
+
+    /** Where each set output lands, by trainedModelMetadata field, as an absolute URI (gs:// ones as they are). */
+    public static Map<String, String> uris(TaskConfig task, WorkFolder folder) {
+        Map<String, String> uris = new LinkedHashMap<>();
+        task.trainedModelMetadata().byField().forEach((field, uri) ->
+                uris.put(field, uri.startsWith("gs://") ? uri : resolve(uri, folder).toUri().toString()));
+        return uris;
     }
 
     /** The local path of an output URI (a plain path or file://); gs:// is not local. */

@@ -141,6 +141,7 @@ final class AgentRun {
     private RunOutcome start(Assignment assignment) throws InterruptedException {
         WorkFolder folder = WorkFolder.of(settings.dataDir(), jobId);
         List<WorkerProcess> started = new ArrayList<>();
+        Map<String, String> outputs;
         try {
             // A folder of this attempt is left from a start that was never reported (its processes were
             // killed as strays at registration): start afresh.
@@ -150,6 +151,7 @@ final class AgentRun {
             Files.writeString(folder.resourceConfig(), assignment.resourceConfig(), StandardCharsets.UTF_8);
             TaskConfig task = TaskConfigReader.read("taskConfig", assignment.taskConfig());
             TrainerOutputs.clear(TrainerOutputs.toClear(task, folder));
+            outputs = TrainerOutputs.uris(task, folder);
             List<LaunchPlan.Worker> workers = TrainerInvocation.workers(jobId, attempt, assignment.jobName(), task,
                     assignment.images(), folder, assignment.placement(), assignment.workers(), settings.masterAddr(),
                     freePort());
@@ -165,7 +167,7 @@ final class AgentRun {
         StartedAck ack;
         try {
             ack = ServerConnection.untilDelivered("the start of job " + jobId,
-                    () -> server.started(jobId, attempt, new Started(epoch, runState)));
+                    () -> server.started(jobId, attempt, new Started(epoch, runState, outputs)));
         } catch (StaleAgentException e) {
             started.forEach(worker -> worker.signalGroup("KILL"));
             throw e;
