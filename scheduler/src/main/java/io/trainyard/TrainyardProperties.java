@@ -37,11 +37,12 @@ public record TrainyardProperties(
     public TrainyardProperties {
         dataDir = dataDir.toAbsolutePath().normalize();
         if (nodeId == null || nodeId.isBlank()) {
-            nodeId = hostName();
+            nodeId = localHostName();
         }
     }
 
-    private static String hostName() {
+    /** This host's name: the default node id, and the host agents report. */
+    public static String localHostName() {
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {

@@ -44,7 +44,7 @@ class EmbeddedAgent implements SmartLifecycle {
     @Override
     public void start() {
         URI serverUri = URI.create("http://" + loopbackOr(address) + ":" + server.getWebServer().getPort());
-        AgentSettings settings = new AgentSettings(serverUri, token.value(), trainyard.nodeId(), AgentSettings.localHostName(),
+        AgentSettings settings = new AgentSettings(serverUri, token.value(), trainyard.nodeId(), TrainyardProperties.localHostName(),
                 trainyard.dataDir(), GpuDiscovery.discover(local.nvidiaSmi()), local.cpuSlots(), local.python(),
                 local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes());
         try {

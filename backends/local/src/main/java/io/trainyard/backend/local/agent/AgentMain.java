@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import ch.qos.logback.classic.Level;
+import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.Gpu;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.convert.DurationStyle;
@@ -88,13 +89,13 @@ public final class AgentMain {
             throw new IllegalArgumentException("the agent needs the server's token: --token or TRAINYARD_AGENT_TOKEN");
         }
         URI server = URI.create(remaining.getOrDefault("server", "http://127.0.0.1:8080"));
-        String agentId = remaining.getOrDefault("agent-id", AgentSettings.localHostName());
+        String agentId = remaining.getOrDefault("agent-id", TrainyardProperties.localHostName());
         Path dataDir = Path.of(remaining.getOrDefault("data-dir", ".trainyard-agent")).toAbsolutePath().normalize();
         int cpuSlots = Integer.parseInt(remaining.getOrDefault("cpu-slots", Integer.toString(Runtime.getRuntime().availableProcessors())));
         List<Gpu> gpus = remaining.containsKey("simulated-gpus")
                 ? simulatedGpus(Integer.parseInt(remaining.get("simulated-gpus")))
                 : GpuDiscovery.discover(remaining.getOrDefault("nvidia-smi", "nvidia-smi"));
-        AgentSettings settings = new AgentSettings(server, token, agentId, AgentSettings.localHostName(), dataDir, gpus, cpuSlots,
+        AgentSettings settings = new AgentSettings(server, token, agentId, TrainyardProperties.localHostName(), dataDir, gpus, cpuSlots,
                 remaining.getOrDefault("python", "python3"),
                 DurationStyle.detectAndParse(remaining.getOrDefault("cancel-grace-period", "10s")),
                 remaining.getOrDefault("master-addr", "127.0.0.1"),

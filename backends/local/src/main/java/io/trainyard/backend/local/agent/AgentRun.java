@@ -88,12 +88,16 @@ final class AgentRun {
 
     /** Kills the workers without reporting anything: the server settled this attempt already. */
     void killAsStale() {
+        killWorkers();
+        thread.interrupt();
+    }
+
+    private void killWorkers() {
         stale = true;
         LocalRun current = run;
         if (current != null) {
             current.kill();
         }
-        thread.interrupt();
     }
 
     /** Stops following the run but leaves its processes running, for a restarted agent to re-attach. */
@@ -125,11 +129,7 @@ final class AgentRun {
         } catch (StaleAgentException e) {
             log.warn("Job {} attempt {} was settled without this agent ({}); killing its processes", jobId, attempt,
                     e.getMessage());
-            stale = true;
-            LocalRun current = run;
-            if (current != null) {
-                current.kill();
-            }
+            killWorkers();
         } catch (InterruptedException e) {
             // The agent is stopping (or the run turned stale): processes are left as they are.
         } finally {

@@ -1,8 +1,6 @@
 package io.trainyard.backend.local.agent;
 
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,13 +22,4 @@ import io.trainyard.agent.Gpu;
  */
 public record AgentSettings(URI server, String token, String agentId, String host, Path dataDir, List<Gpu> gpus,
         int cpuSlots, String python, Duration cancelGracePeriod, String masterAddr, long maxLogBacklogBytes) {
-
-    /** This host's name, as agents report it. */
-    public static String localHostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
-        }
-    }
 }
