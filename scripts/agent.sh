@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Starts a Trainyard agent on this host, from the server's own jar (build it first with
-# `mvn -DskipTests package`):
+# Starts a Trainyard agent on this host from agent/target/trainyard-agent.jar (build it first with
+# `mvn -DskipTests package`; the jar alone is what a GPU host needs, with a JRE >= 21 and python3):
 #   TRAINYARD_AGENT_TOKEN=<the server's trainyard.agent.token> ./scripts/agent.sh --server=http://trainyard:8080
 # Every option is listed by `./scripts/agent.sh --help`. SIGTERM (Ctrl-C) stops the agent and leaves its
-# trainers running; started again with the same --agent-id and --data-dir it re-attaches to them.
+# trainers running; started again with the same --agent-id and --data-dir it re-attaches to them. Started
+# from this checkout, its trainers find the runtime's virtualenv (runtime/.venv) unless --trainer-path says
+# otherwise.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/select-jdk.sh"
-jar="$root/api/target/trainyard-server.jar"
+jar="$root/agent/target/trainyard-agent.jar"
 if [ ! -f "$jar" ]; then
   echo "$jar is missing: build it with 'mvn -DskipTests package'" >&2
   exit 1
 fi
-exec "$JAVA_HOME/bin/java" -Dloader.main=io.trainyard.backend.local.agent.AgentMain -cp "$jar" \
-  org.springframework.boot.loader.launch.PropertiesLauncher "$@"
+if [ -z "${TRAINYARD_TRAINER_PATH:-}" ] && [ -d "$root/runtime/.venv/bin" ]; then
+  export TRAINYARD_TRAINER_PATH="$root/runtime/.venv/bin"
+fi
+exec "$JAVA_HOME/bin/java" -jar "$jar" "$@"

@@ -12,8 +12,9 @@ base="http://127.0.0.1:$port"
 bash runtime/install.sh
 mvn -B -q --no-transfer-progress -DskipTests package
 
-# The demo's trainer command is `python -m trainyard_runtime.train`: put the runtime's virtualenv first on PATH.
-export PATH="$root/runtime/.venv/bin:$PATH"
+# The demo's trainer command is `python -m trainyard_runtime.train`: started from the repository root, the
+# server's agent puts the runtime's virtualenv (runtime/.venv/bin) first on its trainers' PATH
+# (trainyard.local.trainer-path).
 "$JAVA_HOME/bin/java" -jar api/target/trainyard-server.jar --server.port="$port" \
   --trainyard.data-dir="$root/.trainyard" > "$root/.trainyard-server.log" 2>&1 &
 server=$!

@@ -1,30 +1,34 @@
 package io.trainyard;
 
-/**
- * A named platform thread that runs a step over and over until stopped: the dispatcher, the log writer,
- * the agent reaper and the agent heartbeat are each one. The step does its own waiting (sleep, or a wait
- * for a wake-up) and its own error handling; an interrupt ends the loop.
- */
-public final class BackgroundLoop {
+import org.springframework.context.SmartLifecycle;
 
-    /** One turn of the loop. */
-    @FunctionalInterface
-    public interface Step {
-        void run() throws InterruptedException;
-    }
+/**
+ * A named platform thread that runs a step over and over while the application runs: the dispatcher, the log
+ * writer and the agent reaper are each one. It starts and stops with the application context; a subclass
+ * gives the step, which does its own waiting (a sleep, or a wait for a wake-up) and its own error handling.
+ * An interrupt ends the loop.
+ */
+public abstract class BackgroundLoop implements SmartLifecycle {
 
     private static final long STOP_WAIT_MILLIS = 5_000;
 
     private final String name;
-    private final Step step;
     private volatile Thread thread;
 
-    public BackgroundLoop(String name, Step step) {
+    protected BackgroundLoop(String name) {
         this.name = name;
-        this.step = step;
     }
 
-    public void start() {
+    /** One turn of the loop. */
+    protected abstract void step() throws InterruptedException;
+
+    /** Runs once when the loop starts, before its first step, on the thread starting the application. */
+    protected void beforeFirstStep() {
+    }
+
+    @Override
+    public final void start() {
+        beforeFirstStep();
         // Assigned before it starts: the loop runs only while it is the current thread of this loop.
         Thread started = Thread.ofPlatform().name(name).daemon().unstarted(this::loop);
         thread = started;
@@ -32,7 +36,8 @@ public final class BackgroundLoop {
     }
 
     /** Ends the loop and waits briefly for its current turn to finish. */
-    public void stop() {
+    @Override
+    public final void stop() {
         Thread running = thread;
         thread = null;
         if (running != null) {
@@ -45,14 +50,15 @@ public final class BackgroundLoop {
         }
     }
 
-    public boolean isRunning() {
+    @Override
+    public final boolean isRunning() {
         return thread != null;
     }
 
     private void loop() {
         while (thread == Thread.currentThread()) {
             try {
-                step.run();
+                step();
             } catch (InterruptedException e) {
                 return;
             }

@@ -6,8 +6,9 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Stores an attribute as JSON in a {@code jsonb} column; a subclass names the type and the value that
- * stands for null (an empty list or map), so entities never see null collections.
+ * Stores a typed attribute as JSON in a {@code jsonb} column. A subclass names the type and the value that
+ * stands for SQL NULL: an empty list or map, so entities never see null collections, or null for a value
+ * that may be absent (a job's placement before it is placed).
  */
 public abstract class JsonColumnConverter<T> implements AttributeConverter<T, String> {
 
@@ -23,7 +24,8 @@ public abstract class JsonColumnConverter<T> implements AttributeConverter<T, St
 
     @Override
     public String convertToDatabaseColumn(T value) {
-        return JSON.writeValueAsString(value == null ? empty : value);
+        T stored = value == null ? empty : value;
+        return stored == null ? null : JSON.writeValueAsString(stored);
     }
 
     @Override

@@ -2,13 +2,12 @@ package io.trainyard;
 
 import java.time.Clock;
 
-import io.trainyard.agent.AgentProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({TrainyardProperties.class, AgentProperties.class})
+@EnableConfigurationProperties(TrainyardProperties.class)
 public class SchedulerConfiguration {
 
     @Bean

@@ -1,10 +1,9 @@
 package io.trainyard;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import io.trainyard.protocol.Registration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -37,16 +36,7 @@ public record TrainyardProperties(
     public TrainyardProperties {
         dataDir = dataDir.toAbsolutePath().normalize();
         if (nodeId == null || nodeId.isBlank()) {
-            nodeId = localHostName();
-        }
-    }
-
-    /** This host's name: the default node id, and the host agents report. */
-    public static String localHostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
+            nodeId = Registration.localHostName();
         }
     }
 }

@@ -5,11 +5,12 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 
 import io.trainyard.TrainyardProperties;
+import io.trainyard.agent.AgentSettings;
+import io.trainyard.agent.GpuDiscovery;
+import io.trainyard.agent.HostAgent;
 import io.trainyard.api.agents.AgentToken;
 import io.trainyard.backend.local.LocalBackendProperties;
-import io.trainyard.backend.local.agent.AgentSettings;
-import io.trainyard.backend.local.agent.GpuDiscovery;
-import io.trainyard.backend.local.agent.HostAgent;
+import io.trainyard.protocol.Registration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -44,9 +45,9 @@ class EmbeddedAgent implements SmartLifecycle {
     @Override
     public void start() {
         URI serverUri = URI.create("http://" + loopbackOr(address) + ":" + server.getWebServer().getPort());
-        AgentSettings settings = new AgentSettings(serverUri, token.value(), trainyard.nodeId(), TrainyardProperties.localHostName(),
+        AgentSettings settings = new AgentSettings(serverUri, token.value(), trainyard.nodeId(), Registration.localHostName(),
                 trainyard.dataDir(), GpuDiscovery.discover(local.nvidiaSmi()), local.cpuSlots(), local.python(),
-                local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes());
+                local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes(), local.trainerPath());
         try {
             agent = new HostAgent(settings);
         } catch (IOException e) {

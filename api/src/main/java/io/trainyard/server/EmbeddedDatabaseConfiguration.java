@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;

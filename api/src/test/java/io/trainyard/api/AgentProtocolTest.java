@@ -61,7 +61,7 @@ class AgentProtocolTest {
                 "Authorization", AUTHORIZATION);
 
         assertThat(response.status()).isEqualTo(422);
-        assertThat(response.body().get("errors").findValuesAsString("field")).containsExactly("host", "cpuSlots");
+        assertThat(response.body().get("errors").findValuesAsString("field")).containsExactlyInAnyOrder("host", "cpuSlots");
     }
 
     @Test
@@ -92,7 +92,7 @@ class AgentProtocolTest {
 
         // The old process is still around: everything it says is refused and nothing changes.
         assertThat(post(run + "/logs", batch(epoch, 3, "stale")).status()).isEqualTo(409);
-        assertThat(post(run + "/ended", ended(epoch, "FAILED")).status()).isEqualTo(409);
+        assertThat(post(run + "/ended", ended(epoch, "EXITED_WITH_ERROR")).status()).isEqualTo(409);
         assertThat(post("/agents/by-hand/heartbeat", Map.of("epoch", epoch, "running", List.of(), "cancelling", List.of())).status())
                 .isEqualTo(409);
         assertThat(api.job(id).get("state").asString()).isEqualTo("RUNNING");
@@ -101,7 +101,7 @@ class AgentProtocolTest {
         assertThat(api.job(id).get("state").asString()).isEqualTo("SUCCEEDED");
         assertThat(api.logTexts(id)).containsExactly("first", "second");
         // A report about an attempt that is over is refused too.
-        assertThat(post(run + "/ended", ended(newEpoch, "FAILED")).status()).isEqualTo(409);
+        assertThat(post(run + "/ended", ended(newEpoch, "EXITED_WITH_ERROR")).status()).isEqualTo(409);
     }
 
     @Test
@@ -121,7 +121,7 @@ class AgentProtocolTest {
         assertThat(work.get("assignments")).isEmpty();
         assertThat(work.get("cancels").get(0).get("jobId").asString()).isEqualTo(id);
         ApiClient.Response ended = post("/agents/slow-starter/runs/" + id + "/1/ended",
-                Map.of("epoch", epoch, "outcome", Map.of("state", "CANCELLED", "message", "cancelled before it started")));
+                Map.of("epoch", epoch, "end", Map.of("result", "CANCELLED", "message", "cancelled before it started")));
         assertThat(ended.status()).isEqualTo(204);
         assertThat(api.job(id).get("state").asString()).isEqualTo("CANCELLED");
     }
@@ -143,8 +143,8 @@ class AgentProtocolTest {
                 "positions", Map.of("rank-0.stdout", 7L * number));
     }
 
-    private static Map<String, Object> ended(long epoch, String state) {
-        return Map.of("epoch", epoch, "outcome", Map.of("state", state, "exitCode", 0, "message", "by hand"));
+    private static Map<String, Object> ended(long epoch, String result) {
+        return Map.of("epoch", epoch, "end", Map.of("result", result, "exitCode", 0, "message", "by hand"));
     }
 
     private static ApiClient.Response post(String path, Object body) {

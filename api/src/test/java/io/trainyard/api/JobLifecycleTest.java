@@ -93,7 +93,7 @@ class JobLifecycleTest {
     }
 
     @Test
-    void aCommandThatDoesNotExistIsALaunchError() {
+    void aCommandThatDoesNotExistIsALaunchErrorThatNamesTheTrainersPathAndHowToChangeIt() {
         Map<String, Object> body = JobBodies.job("missing-program", "pass");
         body.put("taskConfig", ((String) body.get("taskConfig")).replaceFirst("command: '.*'", "command: no-such-trainer --flag"));
 
@@ -101,7 +101,8 @@ class JobLifecycleTest {
 
         assertThat(job.get("state").asString()).isEqualTo("FAILED");
         assertThat(job.get("failureCause").asString()).isEqualTo("LAUNCH_ERROR");
-        assertThat(job.get("failureMessage").asString()).contains("no-such-trainer");
+        assertThat(job.get("failureMessage").asString()).contains("no-such-trainer")
+                .contains("PATH=" + System.getenv("PATH")).contains("--trainer-path").contains("trainyard.local.trainer-path");
     }
 
     @Test

@@ -18,23 +18,25 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The training runtime run by the server as users run it: the node-classification example with two
+ * The training runtime run by the server as users run it: the node-classification example as it is (its
+ * command is {@code python -m trainyard_runtime.train}), found through the agent's trainer path, with two
  * workers, which join one torch.distributed world (gloo on CPU) from the environment the server gives them.
  * Needs the runtime's virtual environment (`bash runtime/install.sh`, which the README's test command runs).
  */
 class RuntimeThroughServerTest {
 
     private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
-    private static final Path RUNTIME_PYTHON = REPOSITORY.resolve("runtime/.venv/bin/python");
+    private static final Path RUNTIME_ENVIRONMENT = REPOSITORY.resolve("runtime/.venv/bin");
 
     @RegisterExtension
-    static final ServerExtension server = new ServerExtension("runtime-node", "--trainyard.local.cpu-slots=2");
+    static final ServerExtension server = new ServerExtension("runtime-node", "--trainyard.local.cpu-slots=2",
+            "--trainyard.local.trainer-path=" + RUNTIME_ENVIRONMENT);
 
     @Test
     void twoWorkersTrainTheNodeClassificationExampleTogether() throws Exception {
-        assertThat(RUNTIME_PYTHON).as("the runtime's virtualenv; run bash runtime/install.sh").exists();
-        String task = Files.readString(REPOSITORY.resolve("examples/node-classification/task_config.yaml"))
-                .replace("command: python -m trainyard_runtime.train", "command: " + RUNTIME_PYTHON + " -m trainyard_runtime.train");
+        assertThat(RUNTIME_ENVIRONMENT.resolve("python")).as("the runtime's virtualenv; run bash runtime/install.sh").exists();
+        String task = Files.readString(REPOSITORY.resolve("examples/node-classification/task_config.yaml"));
+        assertThat(task).contains("command: python -m trainyard_runtime.train");
         String resource = Files.readString(REPOSITORY.resolve("examples/node-classification/resource_config.yaml"))
                 .replaceAll("numWorkers: \\d+", "numWorkers: 2");
         Map<String, Object> body = new LinkedHashMap<>();

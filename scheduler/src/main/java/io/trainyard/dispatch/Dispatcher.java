@@ -11,32 +11,34 @@ import java.util.stream.Collectors;
 
 import io.trainyard.BackgroundLoop;
 import io.trainyard.TrainyardProperties;
+import io.trainyard.backend.Backend;
+import io.trainyard.backend.PlacementDecision;
+import io.trainyard.backend.PlacementPass;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
-import io.trainyard.job.JobSpec;
 import io.trainyard.job.JobState;
 import io.trainyard.job.JobStateChanged;
 import io.trainyard.job.JobTransitions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Moves queued jobs onto backends. Jobs are claimed inside a transaction with {@code FOR UPDATE SKIP
  * LOCKED}, so several servers sharing one database each claim different jobs; the claim and the move to
  * STARTING commit together, and only then is the run launched. A replica started with
- * {@code trainyard.dispatcher.enabled=false} serves the API only and runs no jobs. The loop runs when woken by a local change
- * and otherwise every {@code dispatchPollInterval}, to pick up work submitted through other replicas.
+ * {@code trainyard.dispatcher.enabled=false} serves the API only and runs no jobs. The loop runs when woken by
+ * a local change and otherwise every {@code dispatchPollInterval}, to pick up work submitted through other
+ * replicas.
  */
 @Component
 @ConditionalOnProperty(name = "trainyard.dispatcher.enabled", matchIfMissing = true)
-public class Dispatcher implements SmartLifecycle {
+public class Dispatcher extends BackgroundLoop {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
     private static final int CLAIM_BATCH = 16;
@@ -47,31 +49,15 @@ public class Dispatcher implements SmartLifecycle {
     private final TransactionTemplate transaction;
     private final TrainyardProperties properties;
     private final Semaphore wakeUps = new Semaphore(0);
-    private final BackgroundLoop loop = new BackgroundLoop("dispatcher", this::dispatchPass);
 
     public Dispatcher(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
             PlatformTransactionManager transactionManager, TrainyardProperties properties) {
+        super("dispatcher");
         this.jobs = jobs;
         this.transitions = transitions;
         this.backends = backends.stream().collect(Collectors.toMap(Backend::name, Function.identity()));
         this.transaction = new TransactionTemplate(transactionManager);
         this.properties = properties;
-    }
-
-    @Override
-    public void start() {
-        recoverRunsOfThisNode();
-        loop.start();
-    }
-
-    @Override
-    public void stop() {
-        loop.stop();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return loop.isRunning();
     }
 
     @TransactionalEventListener
@@ -88,12 +74,9 @@ public class Dispatcher implements SmartLifecycle {
         }
     }
 
-    /** Asks the loop to look for work now. */
-    public void wake() {
-        wakeUps.release();
-    }
-
-    private void recoverRunsOfThisNode() {
+    /** After a restart: each backend re-attaches to, or settles, the runs this node had. */
+    @Override
+    protected void beforeFirstStep() {
         List<Job> active = jobs.findByNodeIdAndStateIn(properties.nodeId(), JobState.ACTIVE);
         for (Backend backend : backends.values()) {
             List<Job> mine = active.stream().filter(job -> job.getBackend().equals(backend.name())).toList();
@@ -104,7 +87,8 @@ public class Dispatcher implements SmartLifecycle {
         }
     }
 
-    private void dispatchPass() throws InterruptedException {
+    @Override
+    protected void step() throws InterruptedException {
         try {
             forwardCancelsFromOtherReplicas();
             for (Backend backend : backends.values()) {
@@ -141,23 +125,28 @@ public class Dispatcher implements SmartLifecycle {
             boolean settledAny = false;
             Instant starvedBefore = Instant.now().minus(properties.starvationThreshold());
             double ageingSeconds = Math.max(1, properties.priorityAgeing().toSeconds());
-            ReservationPass pass = backend.beginPass();
+            PlacementPass pass = backend.beginPass();
             for (Job job : jobs.lockQueued(backend.name(), ageingSeconds, CLAIM_BATCH)) {
-                Reservation reservation = pass.reserve(job);
-                if (reservation instanceof Reservation.Placed placed) {
-                    transitions.start(job, placed.node(), placed.placementJson());
-                    claimed.add(job);
-                } else if (reservation instanceof Reservation.Never never) {
-                    transitions.failQueued(job, FailureCause.NO_CAPACITY, never.reason());
-                    settledAny = true;
-                } else if (job.getQueuedAt().isBefore(starvedBefore)) {
-                    // Smaller jobs behind a starving one wait, so running jobs drain until it fits.
-                    break;
+                switch (pass.place(job)) {
+                    case PlacementDecision.Placed placed -> {
+                        transitions.start(job, placed.node(), placed.placement());
+                        claimed.add(job);
+                    }
+                    case PlacementDecision.Never never -> {
+                        transitions.failQueued(job, FailureCause.NO_CAPACITY, never.reason());
+                        settledAny = true;
+                    }
+                    case PlacementDecision.Wait wait -> {
+                        if (job.getQueuedAt().isBefore(starvedBefore)) {
+                            // Smaller jobs behind a starving one wait, so running jobs drain until it fits.
+                            return settledAny || !claimed.isEmpty();
+                        }
+                    }
                 }
             }
             return settledAny || !claimed.isEmpty();
         });
-        claimed.forEach(job -> backend.launch(job, JobSpec.of(job)));
+        claimed.forEach(backend::launch);
         return Boolean.TRUE.equals(progressed);
     }
 }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.trainyard.validation.Violations;
+
 /**
  * A position in a parsed YAML document that knows its dotted path. Typed reads never throw: a value of
  * the wrong type is recorded in {@link Violations} and read as absent, so one pass reports every problem.

@@ -3,6 +3,9 @@ package io.trainyard.gigl;
 import java.util.List;
 import java.util.Map;
 
+import io.trainyard.validation.InvalidRequestException;
+import io.trainyard.validation.Violations;
+
 /**
  * Reads and checks a GiGL resource config with GiGL's own rules (shared compute config complete, buckets
  * on GCS, exactly one trainer resource kind, accelerator type and count consistent), reporting every
@@ -18,7 +21,7 @@ public final class ResourceConfigReader {
     private ResourceConfigReader() {
     }
 
-    /** @throws InvalidConfigException listing every violation found */
+    /** @throws InvalidRequestException listing every violation found */
     public static ResourceConfig read(String field, String yaml) {
         Map<String, Object> document = SafeYamlParser.parseMapping(field, yaml);
         Violations violations = new Violations();

@@ -2,6 +2,7 @@ package io.trainyard.gigl;
 
 import java.util.Map;
 
+import io.trainyard.validation.InvalidRequestException;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -28,14 +29,14 @@ public final class SafeYamlParser {
      * Parses {@code text} into a mapping.
      *
      * @param field the request field the document came from, used in error messages
-     * @throws InvalidConfigException when the text is not a safe, well-formed YAML mapping
+     * @throws InvalidRequestException when the text is not a safe, well-formed YAML mapping
      */
     public static Map<String, Object> parseMapping(String field, String text) {
         if (text == null || text.isBlank()) {
-            throw new InvalidConfigException(field, "is empty");
+            throw new InvalidRequestException(field, "is empty");
         }
         if (text.length() > MAX_DOCUMENT_CHARS) {
-            throw new InvalidConfigException(field, "is " + text.length() + " characters; the limit is " + MAX_DOCUMENT_CHARS);
+            throw new InvalidRequestException(field, "is " + text.length() + " characters; the limit is " + MAX_DOCUMENT_CHARS);
         }
         LoaderOptions options = new LoaderOptions();
         options.setMaxAliasesForCollections(MAX_ALIASES);
@@ -48,16 +49,16 @@ public final class SafeYamlParser {
             // SafeConstructor builds only maps, lists and scalars, and carries the loader limits above.
             document = new Yaml(new SafeConstructor(options)).load(text);
         } catch (MarkedYAMLException e) {
-            throw new InvalidConfigException(field, "is not valid YAML" + where(e.getProblemMark()) + ": " + e.getProblem());
+            throw new InvalidRequestException(field, "is not valid YAML" + where(e.getProblemMark()) + ": " + e.getProblem());
         } catch (YAMLException e) {
-            throw new InvalidConfigException(field, "is not acceptable YAML: " + e.getMessage());
+            throw new InvalidRequestException(field, "is not acceptable YAML: " + e.getMessage());
         }
         if (!(document instanceof Map<?, ?> map)) {
-            throw new InvalidConfigException(field, "must be a YAML mapping at the top level");
+            throw new InvalidRequestException(field, "must be a YAML mapping at the top level");
         }
         for (Object key : map.keySet()) {
             if (!(key instanceof String)) {
-                throw new InvalidConfigException(field, "has a non-string key: " + key);
+                throw new InvalidRequestException(field, "has a non-string key: " + key);
             }
         }
         @SuppressWarnings("unchecked")

@@ -4,6 +4,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import io.trainyard.validation.InvalidRequestException;
+import io.trainyard.validation.Violations;
+
 /** Reads and checks a GiGL task config, reporting every violation with its field path. */
 public final class TaskConfigReader {
 
@@ -15,7 +18,7 @@ public final class TaskConfigReader {
 
     /**
      * @param field the request field the YAML came from (the root of every reported path)
-     * @throws InvalidConfigException listing every violation found
+     * @throws InvalidRequestException listing every violation found
      */
     public static TaskConfig read(String field, String yaml) {
         Map<String, Object> document = SafeYamlParser.parseMapping(field, yaml);

@@ -2,10 +2,19 @@ package io.trainyard.gigl;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
 /**
  * The {@code trainerResourceConfig} of a GiGL resource config: where and on what the trainer runs. Exactly
- * one kind is given; the kind picks the backend.
+ * one kind is given; the kind picks the backend. Stored with the job as JSON, tagged by {@code @type}.
  */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "@type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = TrainerResource.Local.class, name = "local"),
+        @JsonSubTypes.Type(value = TrainerResource.VertexAi.class, name = "vertexAi"),
+        @JsonSubTypes.Type(value = TrainerResource.VertexAiGraphStore.class, name = "vertexAiGraphStore"),
+        @JsonSubTypes.Type(value = TrainerResource.Other.class, name = "other")})
 public sealed interface TrainerResource {
 
     /** The resource config field that named this kind, e.g. {@code localTrainerConfig}. */

@@ -6,6 +6,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
 
+import io.trainyard.gigl.ResourceConfig;
+import io.trainyard.gigl.TaskConfig;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
@@ -17,9 +19,10 @@ import jakarta.persistence.Version;
 import org.hibernate.annotations.ColumnTransformer;
 
 /**
- * A submitted trainer job: its frozen configs, where it is in its lifecycle and where its current attempt
- * runs. State changes go through {@link #moveTo}, which enforces the state machine and returns the event
- * to append in the same transaction.
+ * A submitted trainer job: its frozen configs (the YAML text as submitted, handed to the trainer, and the
+ * server's typed reading of it, made once at submission), where it is in its lifecycle and where its current
+ * attempt runs. State changes go through {@link #moveTo}, which enforces the state machine and returns the
+ * event to append in the same transaction.
  */
 @Entity
 @Table(name = "jobs")
@@ -59,6 +62,16 @@ public class Job {
 
     @Column(name = "resource_config", nullable = false)
     private String resourceConfig;
+
+    @Convert(converter = TaskConfigConverter.class)
+    @ColumnTransformer(write = "?::jsonb")
+    @Column(columnDefinition = "jsonb", nullable = false)
+    private TaskConfig task;
+
+    @Convert(converter = ResourceConfigConverter.class)
+    @ColumnTransformer(write = "?::jsonb")
+    @Column(columnDefinition = "jsonb", nullable = false)
+    private ResourceConfig resource;
 
     @Column(name = "task_config_source")
     private String taskConfigSource;
@@ -111,9 +124,10 @@ public class Job {
     @Column(name = "node_id")
     private String nodeId;
 
+    @Convert(converter = PlacementConverter.class)
     @ColumnTransformer(write = "?::jsonb")
     @Column(columnDefinition = "jsonb")
-    private String placement;
+    private Placement placement;
 
     @ColumnTransformer(write = "?::jsonb")
     @Column(name = "run_state", columnDefinition = "jsonb")
@@ -142,8 +156,7 @@ public class Job {
     }
 
     /** A new job in {@link JobState#QUEUED}; the caller appends {@link #queuedEvent()}. */
-    public Job(UUID id, JobSpec spec, Map<String, String> outputs, String idempotencyKey, String requestHash,
-            Instant submittedAt) {
+    public Job(UUID id, JobSpec spec, String idempotencyKey, String requestHash, Instant submittedAt) {
         // PostgreSQL keeps microseconds; list cursors compare against the stored value.
         Instant now = submittedAt.truncatedTo(ChronoUnit.MICROS);
         this.id = id;
@@ -152,9 +165,11 @@ public class Job {
         this.backend = spec.backend();
         this.priority = spec.priority();
         this.labels = spec.labels();
-        this.outputs = outputs;
+        this.outputs = Map.of();
         this.taskConfig = spec.taskConfigYaml();
         this.resourceConfig = spec.resourceConfigYaml();
+        this.task = spec.task();
+        this.resource = spec.resource();
         this.taskConfigSource = spec.taskConfigSource();
         this.resourceConfigSource = spec.resourceConfigSource();
         this.requireGpus = spec.requireGpus();
@@ -234,12 +249,13 @@ public class Job {
         return event;
     }
 
-    void assignTo(String nodeId, String placementJson) {
+    void assignTo(String nodeId, Placement placement) {
         this.nodeId = nodeId;
-        this.placement = placementJson;
+        this.placement = placement;
     }
 
-    void recordOutputs(Map<String, String> outputs) {
+    /** Where the outputs land: as the backend resolves them at submission, and on the host that runs it. */
+    public void recordOutputs(Map<String, String> outputs) {
         this.outputs = outputs;
     }
 
@@ -287,6 +303,19 @@ public class Job {
         return resourceConfig;
     }
 
+    public TaskConfig getTask() {
+        return task;
+    }
+
+    public ResourceConfig getResource() {
+        return resource;
+    }
+
+    /** The job's own trainer images; a null one falls back to the server's default. */
+    public TrainerImages getImages() {
+        return new TrainerImages(cpuDockerUri, cudaDockerUri);
+    }
+
     public String getTaskConfigSource() {
         return taskConfigSource;
     }
@@ -319,14 +348,6 @@ public class Job {
         return retryBackoffSeconds;
     }
 
-    public String getCpuDockerUri() {
-        return cpuDockerUri;
-    }
-
-    public String getCudaDockerUri() {
-        return cudaDockerUri;
-    }
-
     public Instant getNotBefore() {
         return notBefore;
     }
@@ -355,7 +376,7 @@ public class Job {
         return nodeId;
     }
 
-    public String getPlacement() {
+    public Placement getPlacement() {
         return placement;
     }
 

@@ -12,7 +12,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import io.trainyard.gigl.InvalidConfigException;
+import io.trainyard.validation.InvalidRequestException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -42,6 +42,10 @@ public class JobQueries {
     }
 
     public record Page(List<Job> jobs, String nextCursor) {
+    }
+
+    public Job get(UUID id) {
+        return jobs.findById(id).orElseThrow(() -> new JobNotFoundException(id));
     }
 
     public Page list(Filter filter, String cursor, int limit) {
@@ -113,7 +117,7 @@ public class JobQueries {
                 long micros = Long.parseLong(raw.substring(0, colon));
                 return new Cursor(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), UUID.fromString(raw.substring(colon + 1)));
             } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-                throw new InvalidConfigException("cursor", "is not a cursor this server handed out");
+                throw new InvalidRequestException("cursor", "is not a cursor this server handed out");
             }
         }
     }

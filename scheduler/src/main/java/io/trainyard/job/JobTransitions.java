@@ -42,9 +42,9 @@ public class JobTransitions {
 
     /** Moves a job locked by the caller's transaction to STARTING on {@code nodeId}. */
     @Transactional
-    public void start(Job lockedJob, String nodeId, String placementJson) {
+    public void start(Job lockedJob, String nodeId, Placement placement) {
         Instant now = clock.instant();
-        lockedJob.assignTo(nodeId, placementJson);
+        lockedJob.assignTo(nodeId, placement);
         apply(lockedJob, JobState.STARTING, null, "placed on " + nodeId, now,
                 Duration.between(lockedJob.getQueuedAt(), now));
     }

@@ -3,6 +3,9 @@ package io.trainyard.logs;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.trainyard.protocol.LogStream;
+import io.trainyard.protocol.OutputLine;
+
 /**
  * The cap on lines stored for one attempt of a job: past it one marker line takes the place of the first
  * line over it and later lines are dropped, so a runaway trainer cannot fill the database.
@@ -14,16 +17,15 @@ public record LogQuota(long linesPerAttempt) {
      * (the marker counts as one): all of them under the quota, the marker in place of the first over it,
      * nothing after.
      */
-    public List<PendingLine> admit(long accepted, List<PendingLine> lines) {
-        List<PendingLine> admitted = new ArrayList<>(lines.size());
-        for (PendingLine line : lines) {
+    public List<OutputLine> admit(long accepted, List<OutputLine> lines) {
+        List<OutputLine> admitted = new ArrayList<>(lines.size());
+        for (OutputLine line : lines) {
             if (accepted < linesPerAttempt) {
                 admitted.add(line);
             } else if (accepted == linesPerAttempt) {
-                admitted.add(new PendingLine(line.time(), LogStream.STDERR, line.rank(),
+                admitted.add(new OutputLine(line.timeMicros(), LogStream.STDERR, line.rank(),
                         "[trainyard] this attempt reached its log quota of " + linesPerAttempt + " lines; later output "
-                                + "is not stored (it stays in the worker's output file on its host)",
-                        line.source(), line.offsetAfter()));
+                                + "is not stored (it stays in the worker's output file on its host)"));
             } else {
                 break;
             }

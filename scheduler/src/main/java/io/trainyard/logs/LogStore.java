@@ -7,6 +7,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.trainyard.TrainyardProperties;
+import io.trainyard.protocol.LineQueue;
+import io.trainyard.protocol.OutputLine;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -15,10 +20,10 @@ import tools.jackson.databind.SequenceWriter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Durable log storage in chunks: one row per flush, its lines as newline-separated JSON objects in the
+ * Durable log storage in chunks: one row per batch, its lines as newline-separated JSON objects in the
  * form the API serves, so followers send them without decoding and re-encoding each line. The read
- * positions of the files the lines came from are stored in the same transaction, so a restarted server
- * resumes reading exactly after the last stored line.
+ * positions of the sources the lines came from are stored in the same transaction, so a restarted reader
+ * resumes exactly after the last stored line. Each attempt's lines are capped by its {@link LogQuota}.
  */
 @Repository
 public class LogStore {
@@ -29,48 +34,80 @@ public class LogStore {
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transaction;
+    private final LogQuota quota;
+    private final Counter linesIngested;
 
-    public LogStore(JdbcClient jdbc, PlatformTransactionManager transactionManager) {
+    public LogStore(JdbcClient jdbc, PlatformTransactionManager transactionManager, TrainyardProperties properties,
+            MeterRegistry registry) {
         this.jdbc = jdbc;
         this.transaction = new TransactionTemplate(transactionManager);
+        this.quota = new LogQuota(properties.maxLogLinesPerAttempt());
+        this.linesIngested = Counter.builder("trainyard.logs.lines.ingested")
+                .description("Log lines stored, from all jobs").register(registry);
+    }
+
+    /**
+     * What {@link #append} did.
+     *
+     * @param quotaReached the attempt's log quota is used up: its later lines are dropped
+     */
+    public record Appended(int lines, boolean quotaReached) {
     }
 
     /** The highest sequence number stored for the job, 0 if none. */
-    public long lastSeq(UUID jobId) {
+    private long lastSeq(UUID jobId) {
         return jdbc.sql("select coalesce(max(last_seq), 0) from log_chunks where job_id = ?")
                 .param(jobId).query(Long.class).single();
     }
 
     /** How many lines of the attempt are stored. */
-    public long countLines(UUID jobId, int attempt) {
+    private long countLines(UUID jobId, int attempt) {
         return jdbc.sql("select coalesce(sum(line_count), 0) from log_chunks where job_id = ? and attempt = ?")
                 .params(jobId, attempt).query(Long.class).single();
     }
 
     /**
-     * Stores lines numbered from {@code firstSeq} and the read positions just past them (by source file),
-     * atomically; joins the caller's transaction if there is one.
+     * Stores a batch of an attempt's lines, as far as its quota admits them, numbered after the job's last
+     * stored line, and the read positions just past the batch (by source), atomically; joins the caller's
+     * transaction if there is one. Batches of one job must not be appended concurrently (their numbering would
+     * collide): agents' batches are stored holding the job's row lock, a Vertex AI job's by the one replica
+     * that follows it.
      */
-    public void append(UUID jobId, int attempt, long firstSeq, List<PendingLine> lines, Map<String, Long> positions) {
+    public Appended append(UUID jobId, int attempt, LineQueue.Batch batch) {
+        Appended appended = transaction.execute(status -> {
+            long accepted = countLines(jobId, attempt);
+            List<OutputLine> admitted = quota.admit(accepted, batch.lines());
+            if (!admitted.isEmpty()) {
+                insertChunk(jobId, attempt, lastSeq(jobId) + 1, admitted);
+            }
+            savePositions(jobId, attempt, batch.positions());
+            return new Appended(admitted.size(), quota.isReached(accepted + admitted.size()));
+        });
+        linesIngested.increment(appended.lines());
+        return appended;
+    }
+
+    /** Whether the attempt's log quota is used up. */
+    public boolean isQuotaReached(UUID jobId, int attempt) {
+        return quota.isReached(countLines(jobId, attempt));
+    }
+
+    private void insertChunk(UUID jobId, int attempt, long firstSeq, List<OutputLine> lines) {
         StringWriter encoded = new StringWriter(lines.size() * 96);
         try (SequenceWriter writer = JSON.writer().withRootValueSeparator("\n").writeValues(encoded)) {
             long seq = firstSeq;
-            for (PendingLine line : lines) {
+            for (OutputLine line : lines) {
                 writer.write(new LogLine(seq++, attempt, line.time(), line.stream(), line.rank(), line.text()));
             }
         }
-        transaction.executeWithoutResult(status -> {
-            jdbc.sql("""
-                    insert into log_chunks (job_id, first_seq, last_seq, attempt, line_count, lines)
-                    values (?, ?, ?, ?, ?, ?)""")
-                    .params(jobId, firstSeq, firstSeq + lines.size() - 1, attempt, lines.size(), encoded.toString())
-                    .update();
-            savePositions(jobId, attempt, positions);
-        });
+        jdbc.sql("""
+                insert into log_chunks (job_id, first_seq, last_seq, attempt, line_count, lines)
+                values (?, ?, ?, ?, ?, ?)""")
+                .params(jobId, firstSeq, firstSeq + lines.size() - 1, attempt, lines.size(), encoded.toString())
+                .update();
     }
 
-    /** Records where reading each source resumes, without lines (those past the quota are dropped). */
-    public void savePositions(UUID jobId, int attempt, Map<String, Long> positions) {
+    private void savePositions(UUID jobId, int attempt, Map<String, Long> positions) {
         positions.forEach((source, offset) -> jdbc.sql("""
                 insert into log_read_positions (job_id, attempt, source, byte_offset) values (?, ?, ?, ?)
                 on conflict (job_id, attempt, source) do update set byte_offset = excluded.byte_offset""")

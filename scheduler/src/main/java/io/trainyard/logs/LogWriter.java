@@ -1,16 +1,11 @@
 package io.trainyard.logs;
 
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.micrometer.core.instrument.Counter;
 import io.trainyard.BackgroundLoop;
-import io.trainyard.TrainyardProperties;
-import io.micrometer.core.instrument.MeterRegistry;
+import io.trainyard.protocol.LineQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -22,30 +17,24 @@ import org.springframework.stereotype.Component;
  * still sees each line within a fraction of a second. A failed write keeps the lines and is tried again.
  */
 @Component
-public class LogWriter implements SmartLifecycle {
+public class LogWriter extends BackgroundLoop {
 
     private static final Logger log = LoggerFactory.getLogger(LogWriter.class);
     static final long FLUSH_INTERVAL_MILLIS = 25;
 
     private final LogStore store;
-    private final LogQuota quota;
     private final LogFollowers followers;
-    private final Counter linesIngested;
     private final Set<LogSink> open = ConcurrentHashMap.newKeySet();
-    private final BackgroundLoop flusher = new BackgroundLoop("log-writer", this::flushAll);
 
-    public LogWriter(LogStore store, LogFollowers followers, MeterRegistry registry, TrainyardProperties properties) {
+    public LogWriter(LogStore store, LogFollowers followers) {
+        super("log-writer");
         this.store = store;
-        this.quota = new LogQuota(properties.maxLogLinesPerAttempt());
         this.followers = followers;
-        this.linesIngested = Counter.builder("trainyard.logs.lines.ingested")
-                .description("Log lines stored, from all jobs").register(registry);
     }
 
-    /** Opens the sink of a job attempt; its numbering continues after the job's stored lines. */
+    /** Opens the sink of a job attempt; its lines are numbered after the job's stored lines. */
     public LogSink open(UUID jobId, int attempt) {
-        LogSink sink = new LogSink(jobId, attempt, store.lastSeq(jobId) + 1, quota,
-                store.countLines(jobId, attempt));
+        LogSink sink = new LogSink(jobId, attempt);
         open.add(sink);
         return sink;
     }
@@ -55,7 +44,7 @@ public class LogWriter implements SmartLifecycle {
         long backoff = 100;
         while (true) {
             try {
-                while (!sink.isEmpty()) {
+                while (!sink.queue.isEmpty()) {
                     flush(sink);
                 }
                 open.remove(sink);
@@ -74,31 +63,17 @@ public class LogWriter implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        flusher.start();
-    }
-
-    @Override
-    public void stop() {
-        flusher.stop();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return flusher.isRunning();
-    }
-
-    @Override
     public int getPhase() {
         // Started before and stopped after the backends that write to it.
         return SmartLifecycle.DEFAULT_PHASE - 1000;
     }
 
-    private void flushAll() throws InterruptedException {
+    @Override
+    protected void step() throws InterruptedException {
         for (LogSink sink : open) {
             try {
                 // A backlog is stored chunk after chunk, not one chunk per tick.
-                while (flush(sink) == LogSink.MAX_LINES_PER_CHUNK) {
+                while (flush(sink) == LineQueue.MAX_LINES_PER_BATCH) {
                     // keep going
                 }
             } catch (RuntimeException e) {
@@ -108,24 +83,24 @@ public class LogWriter implements SmartLifecycle {
         Thread.sleep(FLUSH_INTERVAL_MILLIS);
     }
 
-    /** Stores the next chunk of the sink; returns how many lines it held. */
-    private int flush(LogSink sink) {
-        List<PendingLine> chunk;
+    /** Stores the next batch of the sink; returns how many lines it held. */
+    private int flush(LogSink sink) throws InterruptedException {
+        LineQueue.Batch batch;
         sink.flushLock.lock();
         try {
-            chunk = sink.peekChunk();
-            if (chunk.isEmpty()) {
+            batch = sink.queue.nextBatch(0);
+            if (batch.isEmpty()) {
                 return 0;
             }
-            Map<String, Long> positions = new HashMap<>();
-            chunk.forEach(line -> positions.put(line.source(), line.offsetAfter()));
-            store.append(sink.jobId(), sink.attempt(), sink.nextSeq(), chunk, positions);
-            sink.stored(chunk.size());
-            linesIngested.increment(chunk.size());
+            LogStore.Appended appended = store.append(sink.jobId(), sink.attempt(), batch);
+            sink.queue.remove(batch.lines().size());
+            if (appended.quotaReached()) {
+                sink.queue.dropAll();
+            }
         } finally {
             sink.flushLock.unlock();
         }
         followers.signal(sink.jobId());
-        return chunk.size();
+        return batch.lines().size();
     }
 }

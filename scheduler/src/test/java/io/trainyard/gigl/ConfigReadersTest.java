@@ -3,6 +3,8 @@ package io.trainyard.gigl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainyard.validation.InvalidRequestException;
+import io.trainyard.validation.Violation;
 import org.junit.jupiter.api.Test;
 
 class ConfigReadersTest {
@@ -48,7 +50,7 @@ class ConfigReadersTest {
                 featureFlags: {should_run_glt_backend: "maybe"}
                 sharedConfig: {trainedModelMetadata: {trainedModelUri: "s3://bucket/model"}}
                 """))
-                .isInstanceOfSatisfying(InvalidConfigException.class, e -> assertThat(e.violations())
+                .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations())
                         .extracting(Violation::field)
                         .containsExactlyInAnyOrder("taskConfig.taskMetadata", "taskConfig.featureFlags.should_run_glt_backend",
                                 "taskConfig.sharedConfig.trainedModelMetadata.trainedModelUri",
@@ -69,7 +71,7 @@ class ConfigReadersTest {
         assertThatThrownBy(() -> ResourceConfigReader.read("resourceConfig", COMMON + """
                 trainerResourceConfig:
                   vertexAiTrainerConfig: {machineType: n1-standard-16, gpuType: NVIDIA_TESLA_T4, gpuLimit: 0}
-                """)).isInstanceOfSatisfying(InvalidConfigException.class, e -> assertThat(e.violations())
+                """)).isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations())
                 .extracting(Violation::field).containsExactly("resourceConfig.trainerResourceConfig.vertexAiTrainerConfig.gpuLimit"));
 
         assertThatThrownBy(() -> ResourceConfigReader.read("resourceConfig", COMMON + """
@@ -82,10 +84,10 @@ class ConfigReadersTest {
     @Test
     void unsafeYamlIsRefused() {
         assertThatThrownBy(() -> SafeYamlParser.parseMapping("taskConfig", "a: !!java.io.File [/etc/passwd]"))
-                .isInstanceOf(InvalidConfigException.class);
+                .isInstanceOf(InvalidRequestException.class);
         assertThatThrownBy(() -> SafeYamlParser.parseMapping("taskConfig", "- just\n- a list\n"))
                 .hasMessageContaining("mapping");
         assertThatThrownBy(() -> SafeYamlParser.parseMapping("taskConfig", "a: 1\na: 2\n"))
-                .isInstanceOf(InvalidConfigException.class);
+                .isInstanceOf(InvalidRequestException.class);
     }
 }

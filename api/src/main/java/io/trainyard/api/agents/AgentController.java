@@ -9,10 +9,10 @@ import java.util.stream.Collectors;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import io.trainyard.agent.Agent;
-import io.trainyard.agent.AgentRegistry;
-import io.trainyard.agent.Gpu;
-import io.trainyard.placement.PoolCapacity;
+import io.trainyard.backend.local.agents.Agent;
+import io.trainyard.backend.local.agents.AgentRegistry;
+import io.trainyard.backend.local.agents.LocalRuns;
+import io.trainyard.protocol.Gpu;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -23,25 +23,25 @@ import org.springframework.web.bind.annotation.RestController;
 public class AgentController {
 
     private final AgentRegistry registry;
-    private final PoolCapacity pool;
+    private final LocalRuns runs;
 
-    public AgentController(AgentRegistry registry, PoolCapacity pool) {
+    public AgentController(AgentRegistry registry, LocalRuns runs) {
         this.registry = registry;
-        this.pool = pool;
+        this.runs = runs;
     }
 
     @GetMapping
     @Operation(summary = "Every agent: GPUs (free or held by which job), CPU slots, running jobs, last heartbeat and lease")
     public List<AgentView> list() {
-        Map<String, List<PoolCapacity.ActivePlacement>> activeByNode = pool.activePlacements().stream()
+        Map<String, List<LocalRuns.ActivePlacement>> activeByNode = runs.placements().stream()
                 .collect(Collectors.groupingBy(active -> active.placement().node()));
         return registry.all().stream().map(agent -> view(agent, activeByNode.getOrDefault(agent.getId(), List.of()))).toList();
     }
 
-    private static AgentView view(Agent agent, List<PoolCapacity.ActivePlacement> running) {
+    private static AgentView view(Agent agent, List<LocalRuns.ActivePlacement> running) {
         Map<Integer, UUID> gpuHolders = new HashMap<>();
         int cpuSlotsUsed = 0;
-        for (PoolCapacity.ActivePlacement active : running) {
+        for (LocalRuns.ActivePlacement active : running) {
             active.placement().gpus().forEach(gpu -> gpuHolders.put(gpu, active.jobId()));
             cpuSlotsUsed += active.placement().cpuSlots();
         }

@@ -5,7 +5,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
-import io.trainyard.agent.AgentProperties;
+import io.trainyard.backend.local.agents.AgentProperties;
 import org.springframework.stereotype.Component;
 
 /**

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import io.trainyard.agent.AgentState;
+import io.trainyard.backend.local.agents.AgentState;
 
 /** A host of the pool: its inventory, what is in use and by which jobs, and its lease. */
 public record AgentView(

@@ -9,13 +9,15 @@ import java.util.UUID;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import io.trainyard.dispatch.Backend;
-import io.trainyard.dispatch.LaunchPlan;
-import io.trainyard.gigl.InvalidConfigException;
+import io.trainyard.backend.Backend;
+import io.trainyard.backend.LaunchPlan;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobQueries;
-import io.trainyard.job.JobService;
 import io.trainyard.job.JobState;
+import io.trainyard.job.JobTransitions;
+import io.trainyard.submission.JobSubmission;
+import io.trainyard.submission.SubmissionService;
+import io.trainyard.validation.InvalidRequestException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -34,13 +36,16 @@ public class JobController {
 
     private static final int MAX_PAGE = 500;
 
-    private final JobService jobs;
+    private final SubmissionService submissions;
     private final JobQueries queries;
+    private final JobTransitions transitions;
     private final Map<String, Backend> backends = new LinkedHashMap<>();
 
-    public JobController(JobService jobs, JobQueries queries, List<Backend> backends) {
-        this.jobs = jobs;
+    public JobController(SubmissionService submissions, JobQueries queries, JobTransitions transitions,
+            List<Backend> backends) {
+        this.submissions = submissions;
         this.queries = queries;
+        this.transitions = transitions;
         backends.forEach(backend -> this.backends.put(backend.name(), backend));
     }
 
@@ -49,18 +54,18 @@ public class JobController {
             description = "Answers 201 with Location for a new job; 200 with the same job when the Idempotency-Key "
                     + "was used before with the same body; 409 when it was used with a different body; 422 listing "
                     + "every invalid field.")
-    public ResponseEntity<?> submit(@RequestBody SubmitJobRequest request,
+    public ResponseEntity<?> submit(@RequestBody JobSubmission submission,
             @RequestParam(defaultValue = "false") boolean dryRun,
             @Parameter(description = "Makes retries of the same submission safe")
             @RequestHeader(value = "Idempotency-Key", required = false) String idempotencyKey) {
         if (dryRun) {
-            LaunchPlan plan = jobs.dryRun(request.toSubmission());
+            LaunchPlan plan = submissions.dryRun(submission);
             return ResponseEntity.ok(plan);
         }
         if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 255)) {
-            throw new InvalidConfigException("Idempotency-Key", "must be 1-255 characters");
+            throw new InvalidRequestException("Idempotency-Key", "must be 1-255 characters");
         }
-        JobService.Submitted submitted = jobs.submit(request.toSubmission(), idempotencyKey);
+        SubmissionService.Submitted submitted = submissions.submit(submission, idempotencyKey);
         JobView view = view(submitted.job());
         URI location = URI.create("/jobs/" + view.id());
         return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location).body(view);
@@ -75,14 +80,14 @@ public class JobController {
             @Parameter(description = "The nextCursor of the previous page") @RequestParam(required = false) String cursor,
             @RequestParam(defaultValue = "50") int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
-            throw new InvalidConfigException("limit", "must be between 1 and " + MAX_PAGE);
+            throw new InvalidRequestException("limit", "must be between 1 and " + MAX_PAGE);
         }
         Map<String, String> labels = new LinkedHashMap<>();
         if (label != null) {
             for (String pair : label) {
                 int equals = pair.indexOf('=');
                 if (equals <= 0) {
-                    throw new InvalidConfigException("label", "'" + pair + "' must be key=value");
+                    throw new InvalidRequestException("label", "'" + pair + "' must be key=value");
                 }
                 labels.put(pair.substring(0, equals), pair.substring(equals + 1));
             }
@@ -94,7 +99,7 @@ public class JobController {
     @GetMapping("/{id}")
     @Operation(summary = "A job: state, failure cause, exit code, attempt, timestamps, backend, placement, outputs")
     public JobView get(@PathVariable UUID id) {
-        return view(jobs.get(id));
+        return view(queries.get(id));
     }
 
     @GetMapping("/{id}/events")
@@ -106,13 +111,13 @@ public class JobController {
     @PostMapping("/{id}/cancel")
     @Operation(summary = "Cancel a job: at once if queued, else CANCELLING until its processes are gone")
     public ResponseEntity<JobView> cancel(@PathVariable UUID id) {
-        return ResponseEntity.accepted().body(view(jobs.cancel(id)));
+        return ResponseEntity.accepted().body(view(transitions.cancel(id)));
     }
 
     @PostMapping("/{id}/retry")
     @Operation(summary = "Run an ended job again: same id, attempt + 1")
     public ResponseEntity<JobView> retry(@PathVariable UUID id) {
-        return ResponseEntity.accepted().body(view(jobs.retry(id)));
+        return ResponseEntity.accepted().body(view(transitions.retry(id)));
     }
 
     /** A job of a backend this server does not run (another replica's) has no links here. */

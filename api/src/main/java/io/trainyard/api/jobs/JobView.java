@@ -7,8 +7,7 @@ import java.util.UUID;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobState;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import io.trainyard.job.Placement;
 
 /**
  * A job as the API shows it.
@@ -31,7 +30,7 @@ public record JobView(
         boolean requireGpus,
         long timeoutSeconds,
         String node,
-        JsonNode placement,
+        Placement placement,
         Map<String, String> outputs,
         Map<String, String> links,
         String taskConfigSource,
@@ -42,13 +41,11 @@ public record JobView(
         Instant finishedAt,
         Instant updatedAt) {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
     static JobView of(Job job, Map<String, String> links) {
         return new JobView(job.getId(), job.getJobName(), job.getState(), job.getBackend(), job.getPriority(),
                 job.getLabels(), job.getAttempt(), job.getFailureCause(), job.getFailureMessage(), job.getExitCode(),
                 job.getSlots(), job.isRequireGpus(), job.getTimeoutSeconds(), job.getNodeId(),
-                job.getPlacement() == null ? null : JSON.readTree(job.getPlacement()), job.getOutputs(), links,
+                job.getPlacement(), job.getOutputs(), links,
                 job.getTaskConfigSource(), job.getResourceConfigSource(), job.getCreatedAt(), job.getQueuedAt(),
                 job.getStartedAt(), job.getFinishedAt(), job.getUpdatedAt());
     }

@@ -11,12 +11,12 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import io.trainyard.gigl.InvalidConfigException;
 import io.trainyard.job.JobQueries;
-import io.trainyard.logs.LogFollowers;
+import io.trainyard.logs.LogFollowing;
 import io.trainyard.logs.LogLine;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.StoredLine;
+import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -33,19 +33,15 @@ import tools.jackson.databind.json.JsonMapper;
 public class LogController {
 
     private static final int MAX_PAGE = 10_000;
-    private static final int STREAM_BATCH = 5_000;
-    /** How long a follower waits for news before re-reading (finds lines stored by other replicas). */
-    private static final long FOLLOW_WAIT_MILLIS = 250;
-    private static final long KEEPALIVE_MILLIS = 15_000;
 
     private final LogStore store;
-    private final LogFollowers followers;
+    private final LogFollowing following;
     private final JobQueries queries;
     private final JsonMapper json;
 
-    public LogController(LogStore store, LogFollowers followers, JobQueries queries, JsonMapper json) {
+    public LogController(LogStore store, LogFollowing following, JobQueries queries, JsonMapper json) {
         this.store = store;
-        this.followers = followers;
+        this.following = following;
         this.queries = queries;
         this.json = json;
     }
@@ -56,7 +52,7 @@ public class LogController {
             @RequestParam(defaultValue = "0") long after,
             @RequestParam(defaultValue = "1000") int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
-            throw new InvalidConfigException("limit", "must be between 1 and " + MAX_PAGE);
+            throw new InvalidRequestException("limit", "must be between 1 and " + MAX_PAGE);
         }
         JobQueries.Status status = queries.status(id);
         List<LogLine> lines = store.read(id, after, limit);
@@ -83,49 +79,43 @@ public class LogController {
         response.setHeader("Cache-Control", "no-cache");
         response.setHeader("X-Accel-Buffering", "no");
         OutputStream out = response.getOutputStream();
-        long lastWrite = System.currentTimeMillis();
         try {
-            out.write("retry: 1000\n\n".getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            while (true) {
-                // State first, then lines: a run's lines are all stored before it is marked ended, so an ended
-                // state with nothing left to read means the log is complete.
-                JobQueries.Status status = queries.status(id);
-                List<StoredLine> lines = store.readStored(id, cursor, STREAM_BATCH);
-                if (!lines.isEmpty()) {
+            send(out, "retry: 1000\n\n");
+            following.follow(id, cursor, new LogFollowing.Follower() {
+                @Override
+                public void lines(List<StoredLine> lines) throws IOException {
                     StringBuilder events = new StringBuilder(lines.size() * 160);
                     for (StoredLine line : lines) {
                         events.append("id: ").append(line.seq()).append("\nevent: log\ndata: ").append(line.json()).append("\n\n");
                     }
-                    out.write(events.toString().getBytes(StandardCharsets.UTF_8));
-                    out.flush();
-                    cursor = lines.getLast().seq();
-                    lastWrite = System.currentTimeMillis();
-                    continue;
+                    send(out, events.toString());
                 }
-                if (status.state().isTerminal()) {
-                    out.write(("event: end\ndata: " + json.writeValueAsString(LogEndView.of(status)) + "\n\n")
-                            .getBytes(StandardCharsets.UTF_8));
-                    out.flush();
-                    return;
+
+                @Override
+                public void end(JobQueries.Status status) throws IOException {
+                    send(out, "event: end\ndata: " + json.writeValueAsString(LogEndView.of(status)) + "\n\n");
                 }
-                if (System.currentTimeMillis() - lastWrite > KEEPALIVE_MILLIS) {
-                    out.write(": keepalive\n\n".getBytes(StandardCharsets.UTF_8));
-                    out.flush();
-                    lastWrite = System.currentTimeMillis();
+
+                @Override
+                public void keepAlive() throws IOException {
+                    send(out, ": keepalive\n\n");
                 }
-                followers.await(id, FOLLOW_WAIT_MILLIS);
-            }
+            });
         } catch (IOException e) {
             // The client went away; nothing to clean up.
         }
+    }
+
+    private static void send(OutputStream out, String events) throws IOException {
+        out.write(events.getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     private static long parseEventId(String lastEventId) {
         try {
             return Long.parseLong(lastEventId.strip());
         } catch (NumberFormatException e) {
-            throw new InvalidConfigException("Last-Event-ID", "must be the id of an event of this stream, got '" + lastEventId + "'");
+            throw new InvalidRequestException("Last-Event-ID", "must be the id of an event of this stream, got '" + lastEventId + "'");
         }
     }
 }

@@ -1,23 +1,29 @@
 package io.trainyard.api.problems;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.trainyard.agent.StaleAgentException;
 import io.trainyard.api.agents.AgentTokenRejectedException;
-import io.trainyard.gigl.InvalidConfigException;
-import io.trainyard.gigl.Violation;
+import io.trainyard.backend.local.agents.StaleAgentException;
 import io.trainyard.job.JobConflictException;
 import io.trainyard.job.JobNotFoundException;
+import io.trainyard.validation.InvalidRequestException;
+import io.trainyard.validation.Violation;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
+import org.springframework.validation.method.ParameterErrors;
+import org.springframework.validation.method.ParameterValidationResult;
+import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
@@ -30,13 +36,46 @@ import tools.jackson.databind.DatabindException;
 @RestControllerAdvice
 public class ApiProblems extends ResponseEntityExceptionHandler {
 
-    @ExceptionHandler(InvalidConfigException.class)
-    ProblemDetail invalid(InvalidConfigException e) {
+    @ExceptionHandler(InvalidRequestException.class)
+    ProblemDetail invalid(InvalidRequestException e) {
+        return invalid(e.violations());
+    }
+
+    /** A request body that breaks its Bean Validation constraints (what agents send): the same answer. */
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return ResponseEntity.unprocessableContent().body(invalid(fieldViolations(e.getBindingResult().getFieldErrors())));
+    }
+
+    /**
+     * Broken constraints on a handler's parameters and its body together: the body's fields by their path, a
+     * path variable or query parameter by its name.
+     */
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        List<Violation> violations = new ArrayList<>();
+        for (ParameterValidationResult result : e.getParameterValidationResults()) {
+            if (result instanceof ParameterErrors body) {
+                violations.addAll(fieldViolations(body.getFieldErrors()));
+            } else {
+                result.getResolvableErrors().forEach(error ->
+                        violations.add(new Violation(result.getMethodParameter().getParameterName(), error.getDefaultMessage())));
+            }
+        }
+        return ResponseEntity.unprocessableContent().body(invalid(violations));
+    }
+
+    private static List<Violation> fieldViolations(List<FieldError> errors) {
+        return errors.stream().map(error -> new Violation(error.getField(), error.getDefaultMessage())).toList();
+    }
+
+    private static ProblemDetail invalid(List<Violation> violations) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_CONTENT,
-                e.violations().size() == 1 ? e.violations().getFirst().toString()
-                        : e.violations().size() + " fields are invalid");
+                violations.size() == 1 ? violations.getFirst().toString() : violations.size() + " fields are invalid");
         problem.setTitle("Invalid request");
-        problem.setProperty("errors", errors(e.violations()));
+        problem.setProperty("errors", errors(violations));
         return problem;
     }
 

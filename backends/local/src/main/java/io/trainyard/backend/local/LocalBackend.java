@@ -8,49 +8,54 @@ import java.util.Objects;
 import java.util.UUID;
 
 import io.trainyard.TrainyardProperties;
-import io.trainyard.agent.AgentWork;
-import io.trainyard.dispatch.Backend;
-import io.trainyard.dispatch.LaunchPlan;
-import io.trainyard.dispatch.Reservation;
-import io.trainyard.dispatch.ReservationPass;
-import io.trainyard.gigl.InvalidConfigException;
-import io.trainyard.gigl.TaskConfig;
+import io.trainyard.agent.trainer.CommandWords;
+import io.trainyard.agent.trainer.TrainerOutputs;
+import io.trainyard.agent.trainer.WorkFolder;
+import io.trainyard.backend.Backend;
+import io.trainyard.backend.LaunchPlan;
+import io.trainyard.backend.PlacementDecision;
+import io.trainyard.backend.PlacementPass;
+import io.trainyard.backend.local.agents.AgentWork;
+import io.trainyard.backend.local.agents.LocalRuns;
+import io.trainyard.backend.local.agents.TrainerPrograms;
+import io.trainyard.backend.local.placement.AgentCapacity;
+import io.trainyard.backend.local.placement.Demand;
+import io.trainyard.backend.local.placement.Placer;
+import io.trainyard.backend.local.placement.PoolCapacity;
 import io.trainyard.gigl.TrainerResource;
-import io.trainyard.gigl.Violation;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
-import io.trainyard.job.JobSpec;
-import io.trainyard.placement.AgentCapacity;
-import io.trainyard.placement.Demand;
-import io.trainyard.placement.Placement;
-import io.trainyard.placement.PlacementDecision;
-import io.trainyard.placement.Placer;
-import io.trainyard.placement.PoolCapacity;
+import io.trainyard.job.Placement;
+import io.trainyard.validation.InvalidRequestException;
+import io.trainyard.validation.Violation;
 import org.springframework.stereotype.Component;
 
 /**
  * The pool of agents as a backend: {@code localTrainerConfig} jobs are placed on an agent (all workers on
  * one, best fit, decided from PostgreSQL) and handed to it at its next heartbeat, which this backend cuts
- * short. The agents run the trainers and report back ({@link io.trainyard.agent.AgentReports}); after a
- * server restart they re-attach to their runs themselves, so there is nothing for the server to recover.
+ * short. The agents run the trainers and report back ({@link io.trainyard.backend.local.agents.AgentReports});
+ * after a server restart they re-attach to their runs themselves, so there is nothing for the server to
+ * recover.
  */
 @Component
 public class LocalBackend implements Backend {
 
-    public static final String NAME = AgentWork.BACKEND;
+    public static final String NAME = LocalRuns.BACKEND;
 
     private final TrainyardProperties trainyard;
     private final LocalBackendProperties properties;
     private final PoolCapacity pool;
     private final AgentWork agentWork;
+    private final TrainerPrograms programs;
     private final JobRepository jobs;
 
     public LocalBackend(TrainyardProperties trainyard, LocalBackendProperties properties, PoolCapacity pool,
-            AgentWork agentWork, JobRepository jobs) {
+            AgentWork agentWork, TrainerPrograms programs, JobRepository jobs) {
         this.trainyard = trainyard;
         this.properties = properties;
         this.pool = pool;
         this.agentWork = agentWork;
+        this.programs = programs;
         this.jobs = jobs;
     }
 
@@ -66,55 +71,56 @@ public class LocalBackend implements Backend {
 
     /** Outputs must be local, and the trainer command must split into words; the pool is not consulted. */
     @Override
-    public void validate(UUID jobId, JobSpec spec) {
+    public void validate(Job job) {
         List<Violation> violations = new ArrayList<>();
-        spec.task().trainedModelMetadata().byField().forEach((field, uri) -> {
-            if (uri != null && uri.startsWith("gs://")) {
+        job.getTask().trainedModelMetadata().byField().forEach((field, uri) -> {
+            if (uri.startsWith("gs://")) {
                 violations.add(new Violation("taskConfig.sharedConfig.trainedModelMetadata." + field,
                         "'" + uri + "' is on GCS; the local backend writes outputs to local paths or file:// URIs"));
             }
         });
-        if (spec.task().shouldRunGltBackend()) {
+        if (job.getTask().shouldRunGltBackend()) {
             try {
-                CommandWords.split(spec.task().trainerCommand());
+                CommandWords.split(job.getTask().trainerCommand());
             } catch (IllegalArgumentException e) {
                 violations.add(new Violation("taskConfig.trainerConfig.command", e.getMessage()));
             }
         }
         if (!violations.isEmpty()) {
-            throw new InvalidConfigException(violations);
+            throw new InvalidRequestException(violations);
         }
     }
 
     /** The plan on the agent the job would go to now, or could ever go to; the paths are as on this server's host. */
     @Override
-    public LaunchPlan plan(UUID jobId, JobSpec spec) {
-        validate(jobId, spec);
-        WorkFolder folder = WorkFolder.of(trainyard.dataDir(), jobId);
-        Demand demand = new Demand(spec.slots(), spec.requireGpus());
+    public LaunchPlan plan(Job job) {
+        validate(job);
+        WorkFolder folder = folder(job.getId());
+        Demand demand = new Demand(job.getSlots(), job.isRequireGpus());
         List<AgentCapacity> agents = pool.activeAgents();
         PlacementDecision decision = Placer.place(demand, agents);
-        Placement shape = switch (decision) {
-            case PlacementDecision.OnAgent on -> on.placement();
+        Placement.OnAgent shape = switch (decision) {
+            case PlacementDecision.Placed placed -> (Placement.OnAgent) placed.placement();
             case PlacementDecision.Wait wait -> agents.stream().map(agent -> agent.shapeFor(demand))
                     .filter(Objects::nonNull).findFirst().orElse(null);
             case PlacementDecision.Never never -> null;
         };
-        List<LaunchPlan.Worker> workers = TrainerInvocation.workers(jobId, 1, spec.jobName(), spec.task(),
-                spec.images().orElse(properties.defaultImages()), folder,
-                shape == null ? Placement.onCpu("", 0) : shape, spec.slots(), properties.masterAddr(), null);
+        List<LaunchPlan.Worker> workers = properties.trainerInvocation()
+                .workers(job.getId(), 1, job.getJobName(), programs.of(job), folder,
+                        shape == null ? List.of() : shape.gpus(), job.getSlots(), null)
+                .stream().map(worker -> new LaunchPlan.Worker(worker.rank(), worker.argv(), worker.environment())).toList();
         Map<String, Object> placement = new LinkedHashMap<>();
-        placement.put("workers", spec.slots());
+        placement.put("workers", job.getSlots());
         switch (decision) {
             case PlacementDecision.Never never -> placement.put("noCapacity", never.reason());
-            case PlacementDecision.Wait wait when shape == null -> placement.put("waiting", "no agent is registered");
+            case PlacementDecision.Wait wait when shape == null -> placement.put("waiting", wait.reason());
             default -> {
                 placement.put("node", shape.node());
                 placement.put("device", shape.device());
                 placement.put("gpus", shape.gpus());
                 placement.put("cpuSlots", shape.cpuSlots());
-                if (decision instanceof PlacementDecision.Wait) {
-                    placement.put("waiting", "for capacity on " + shape.node());
+                if (decision instanceof PlacementDecision.Wait wait) {
+                    placement.put("waiting", wait.reason());
                 }
             }
         }
@@ -122,43 +128,37 @@ public class LocalBackend implements Backend {
     }
 
     @Override
-    public Map<String, String> outputUris(UUID jobId, TaskConfig task) {
-        return TrainerOutputs.uris(task, WorkFolder.of(trainyard.dataDir(), jobId));
-    }
-
-    @Override
-    public ReservationPass beginPass() {
-        return new PoolPass();
+    public Map<String, String> outputUris(Job job) {
+        return TrainerOutputs.uris(job.getTask().trainedModelMetadata().byField(), folder(job.getId()));
     }
 
     /**
-     * Reads the pool's free capacity once per pass, at the pass's first job (most passes find the queue
-     * empty and read nothing), and takes each placement out of it.
+     * Reads the pool's free capacity once per pass, at the pass's first job (most passes find the queue empty
+     * and read nothing), and takes each placement out of it.
      */
-    private final class PoolPass implements ReservationPass {
+    @Override
+    public PlacementPass beginPass() {
+        return new PlacementPass() {
+            private List<AgentCapacity> agents;
 
-        private List<AgentCapacity> agents;
-
-        @Override
-        public Reservation reserve(Job job) {
-            if (agents == null) {
-                agents = pool.activeAgents();
-            }
-            return switch (Placer.place(new Demand(job.getSlots(), job.isRequireGpus()), agents)) {
-                case PlacementDecision.OnAgent on -> {
-                    agents.stream().filter(agent -> agent.agentId().equals(on.placement().node())).findFirst()
-                            .orElseThrow().take(on.placement());
-                    yield new Reservation.Placed(on.placement().node(), on.placement().toJson());
+            @Override
+            public PlacementDecision place(Job job) {
+                if (agents == null) {
+                    agents = pool.activeAgents();
                 }
-                case PlacementDecision.Wait wait -> new Reservation.Wait();
-                case PlacementDecision.Never never -> new Reservation.Never(never.reason());
-            };
-        }
+                PlacementDecision decision = Placer.place(new Demand(job.getSlots(), job.isRequireGpus()), agents);
+                if (decision instanceof PlacementDecision.Placed placed) {
+                    agents.stream().filter(agent -> agent.agentId().equals(placed.node())).findFirst()
+                            .orElseThrow().take((Placement.OnAgent) placed.placement());
+                }
+                return decision;
+            }
+        };
     }
 
     /** The claim is committed: the agent learns of it at its heartbeat, which is woken now. */
     @Override
-    public void launch(Job job, JobSpec spec) {
+    public void launch(Job job) {
         agentWork.wake(job.getNodeId());
     }
 
@@ -170,5 +170,9 @@ public class LocalBackend implements Backend {
     /** Agents re-attach to their runs when they register again; the server holds no run of its own. */
     @Override
     public void recover(List<Job> activeJobsOfThisNode) {
+    }
+
+    private WorkFolder folder(UUID jobId) {
+        return WorkFolder.of(trainyard.dataDir(), jobId);
     }
 }

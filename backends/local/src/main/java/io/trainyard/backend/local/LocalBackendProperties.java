@@ -1,7 +1,11 @@
 package io.trainyard.backend.local;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
+import io.trainyard.agent.trainer.TrainerInvocation;
 import io.trainyard.job.TrainerImages;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -21,6 +25,9 @@ import org.springframework.util.unit.DataSize;
  *     is away; past it the oldest unread part is skipped with a marker line
  * @param cpuDockerUri passed as {@code --cpu_docker_uri} to the legacy trainer when the job names none
  * @param cudaDockerUri passed as {@code --cuda_docker_uri} to the legacy trainer when the job names none
+ * @param trainerPath folders put first on the PATH of the trainers the server's own agent starts (the
+ *     environment they run in); default: the runtime's virtual environment {@code runtime/.venv/bin} when the
+ *     server is started from a checkout where it exists, else none (the server's own PATH)
  */
 @ConfigurationProperties("trainyard.local")
 public record LocalBackendProperties(
@@ -32,16 +39,28 @@ public record LocalBackendProperties(
         @DefaultValue("127.0.0.1") String masterAddr,
         @DefaultValue("256MB") DataSize maxLogBacklog,
         String cpuDockerUri,
-        String cudaDockerUri) {
+        String cudaDockerUri,
+        List<Path> trainerPath) {
+
+    private static final Path RUNTIME_ENVIRONMENT = Path.of("runtime", ".venv", "bin");
 
     public LocalBackendProperties {
         if (cpuSlots == null || cpuSlots < 1) {
             cpuSlots = Runtime.getRuntime().availableProcessors();
         }
+        if (trainerPath == null) {
+            trainerPath = Files.isDirectory(RUNTIME_ENVIRONMENT) ? List.of(RUNTIME_ENVIRONMENT) : List.of();
+        }
+        trainerPath = trainerPath.stream().map(folder -> folder.toAbsolutePath().normalize()).toList();
     }
 
     /** The trainer images of jobs that name none. */
     public TrainerImages defaultImages() {
         return new TrainerImages(cpuDockerUri, cudaDockerUri);
+    }
+
+    /** How the server's own agent starts trainers, and how a dry run shows it. */
+    public TrainerInvocation trainerInvocation() {
+        return new TrainerInvocation(masterAddr, trainerPath);
     }
 }

@@ -1,8 +1,6 @@
 package io.trainyard.backend.vertexai;
 
-import java.util.UUID;
-
-import io.trainyard.job.JobSpec;
+import io.trainyard.job.Job;
 
 /**
  * Where a Vertex AI job's files live on GCS, under the resource config's {@code tempAssetsBucket} as GiGL
@@ -11,10 +9,10 @@ import io.trainyard.job.JobSpec;
  */
 record AssetFolder(String configFolder, String trainerAssets) {
 
-    static AssetFolder of(UUID jobId, JobSpec spec) {
-        String bucket = stripTrailingSlash(spec.resource().commonComputeConfig().tempAssetsBucket());
-        String jobFolder = bucket + "/" + spec.jobName() + "/";
-        return new AssetFolder(jobFolder + "trainyard/" + jobId + "/", jobFolder + "trainer/");
+    static AssetFolder of(Job job) {
+        String bucket = stripTrailingSlash(job.getResource().commonComputeConfig().tempAssetsBucket());
+        String jobFolder = bucket + "/" + job.getJobName() + "/";
+        return new AssetFolder(jobFolder + "trainyard/" + job.getId() + "/", jobFolder + "trainer/");
     }
 
     String taskConfigUri() {

@@ -1,7 +1,6 @@
 package io.trainyard.backend.vertexai;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -13,8 +12,9 @@ import com.google.logging.v2.ListLogEntriesRequest;
 import com.google.logging.v2.LogEntry;
 import com.google.protobuf.Value;
 import io.trainyard.logs.LogSink;
-import io.trainyard.logs.LogStream;
-import io.trainyard.logs.PendingLine;
+import io.trainyard.protocol.LineQueue;
+import io.trainyard.protocol.LogStream;
+import io.trainyard.protocol.OutputLine;
 
 /**
  * Copies a CustomJob's Cloud Logging entries into the job's log sink, in (timestamp, insertId) order,
@@ -63,7 +63,7 @@ final class CloudLogIngester {
             try (QuotaLimiter.Permit permit = reads.acquire(project)) {
                 page = logging.listLogEntries(request.toBuilder().setPageToken(pageToken).build()).getPage();
             }
-            List<PendingLine> lines = new ArrayList<>();
+            List<LineQueue.Entry> lines = new ArrayList<>();
             for (LogEntry entry : page.getValues()) {
                 long micros = entry.getTimestamp().getSeconds() * 1_000_000L + entry.getTimestamp().getNanos() / 1_000;
                 // Only the entries of the microsecond the listing starts at were stored before; compared with the
@@ -74,8 +74,8 @@ final class CloudLogIngester {
                     continue;
                 }
                 cursor = cursor.after(micros);
-                lines.add(new PendingLine(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), stream(entry), rank(entry),
-                        text(entry), CloudLogCursor.SOURCE, cursor.packed()));
+                lines.add(new LineQueue.Entry(new OutputLine(micros, stream(entry), rank(entry), text(entry)),
+                        CloudLogCursor.SOURCE, cursor.packed()));
             }
             sink.addAll(lines);
             queued += lines.size();

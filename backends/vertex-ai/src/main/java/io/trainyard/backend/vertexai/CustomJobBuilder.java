@@ -22,12 +22,12 @@ import com.google.cloud.aiplatform.v1.ReservationAffinity;
 import com.google.cloud.aiplatform.v1.Scheduling;
 import com.google.cloud.aiplatform.v1.WorkerPoolSpec;
 import com.google.protobuf.Duration;
-import io.trainyard.gigl.InvalidConfigException;
 import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TaskConfig;
 import io.trainyard.gigl.TrainerResource;
-import io.trainyard.gigl.Violation;
-import io.trainyard.job.JobSpec;
+import io.trainyard.job.Job;
+import io.trainyard.validation.InvalidRequestException;
+import io.trainyard.validation.Violation;
 
 /**
  * The CustomJob request GiGL's launcher would send for a trainer job ({@code launch_single_pool_job},
@@ -54,24 +54,26 @@ final class CustomJobBuilder {
         this.properties = properties;
     }
 
-    /** @throws InvalidConfigException for a job Vertex AI would refuse (unknown accelerator, strategy, no image) */
-    CreateCustomJobRequest build(UUID jobId, int attempt, JobSpec spec, AssetFolder assets) {
+    /** @throws InvalidRequestException for a job Vertex AI would refuse (unknown accelerator, strategy, no image) */
+    CreateCustomJobRequest build(Job job, AssetFolder assets) {
+        UUID jobId = job.getId();
+        int attempt = job.getAttempt();
         List<Violation> violations = new ArrayList<>();
-        TaskConfig task = spec.task();
-        ResourceConfig.CommonComputeConfig compute = spec.resource().commonComputeConfig();
+        TaskConfig task = job.getTask();
+        ResourceConfig.CommonComputeConfig compute = job.getResource().commonComputeConfig();
         CustomJobSpec.Builder jobSpec = CustomJobSpec.newBuilder()
                 .setServiceAccount(compute.gcpServiceAccountEmail())
                 .setEnableWebAccess(true);
         TrainerResource.VertexAi timing;
         String region;
-        if (spec.resource().trainer() instanceof TrainerResource.VertexAiGraphStore graphStore) {
-            addGraphStorePools(jobSpec, jobId, spec, assets, graphStore, violations);
+        if (job.getResource().trainer() instanceof TrainerResource.VertexAiGraphStore graphStore) {
+            addGraphStorePools(jobSpec, jobId, job, assets, graphStore, violations);
             // GiGL takes the timeout and scheduling from the storage pool and the region from the compute pool.
             timing = graphStore.graphStorePool();
             region = regionOf(graphStore.computePool(), compute);
         } else {
-            TrainerResource.VertexAi vertex = (TrainerResource.VertexAi) spec.resource().trainer();
-            WorkerPoolSpec.Builder pool = pool(vertex, trainerContainer(spec, assets, vertex, Map.of(), violations), violations);
+            TrainerResource.VertexAi vertex = (TrainerResource.VertexAi) job.getResource().trainer();
+            WorkerPoolSpec.Builder pool = pool(vertex, trainerContainer(job, assets, vertex, Map.of(), violations), violations);
             jobSpec.addWorkerPoolSpecs(pool.clone().setReplicaCount(1));
             if (vertex.numReplicas() > 1) {
                 jobSpec.addWorkerPoolSpecs(pool.clone().setReplicaCount(vertex.numReplicas() - 1));
@@ -79,7 +81,7 @@ final class CustomJobBuilder {
             timing = vertex;
             region = regionOf(vertex, compute);
         }
-        jobSpec.setScheduling(scheduling(spec, timing, violations));
+        jobSpec.setScheduling(scheduling(job, timing, violations));
         String tensorboard = timing.tensorboardResourceName() != null ? timing.tensorboardResourceName() : properties.tensorboard();
         if (tensorboard != null && !tensorboard.isBlank()) {
             // Vertex then hands the job AIP_TENSORBOARD_LOG_DIR under this directory and uploads what it writes.
@@ -87,16 +89,16 @@ final class CustomJobBuilder {
                     .setBaseOutputDirectory(GcsDestination.newBuilder().setOutputUriPrefix(baseOutputDirectory(task, assets)));
         }
         if (!violations.isEmpty()) {
-            throw new InvalidConfigException(violations);
+            throw new InvalidRequestException(violations);
         }
-        CustomJob job = CustomJob.newBuilder()
-                .setDisplayName(task.shouldRunGltBackend() ? "gigl_train_" + spec.jobName() : spec.jobName())
+        CustomJob customJob = CustomJob.newBuilder()
+                .setDisplayName(task.shouldRunGltBackend() ? "gigl_train_" + job.getJobName() : job.getJobName())
                 .setJobSpec(jobSpec)
-                .putAllLabels(labels(jobId, attempt, spec.resource().resourceLabels()))
+                .putAllLabels(labels(jobId, attempt, job.getResource().resourceLabels()))
                 .build();
         return CreateCustomJobRequest.newBuilder()
                 .setParent(LocationName.of(compute.project(), region).toString())
-                .setCustomJob(job)
+                .setCustomJob(customJob)
                 .build();
     }
 
@@ -112,11 +114,11 @@ final class CustomJobBuilder {
      * Storage pool first (leader of one replica, then the rest, or an empty pool), an empty third pool, and
      * the compute pool fourth: GiGL pads this way because Vertex AI refuses the compute pool anywhere else.
      */
-    private void addGraphStorePools(CustomJobSpec.Builder jobSpec, UUID jobId, JobSpec spec, AssetFolder assets,
+    private void addGraphStorePools(CustomJobSpec.Builder jobSpec, UUID jobId, Job job, AssetFolder assets,
             TrainerResource.VertexAiGraphStore graphStore, List<Violation> violations) {
         TrainerResource.VertexAi storage = graphStore.graphStorePool();
         TrainerResource.VertexAi compute = graphStore.computePool();
-        TaskConfig.GraphStoreStorage storageProgram = spec.task().graphStoreStorage();
+        TaskConfig.GraphStoreStorage storageProgram = job.getTask().graphStoreStorage();
         if (storageProgram == null || storageProgram.command() == null || storageProgram.command().isBlank()) {
             violations.add(new Violation("taskConfig.trainerConfig.graphStoreStorageConfig.command",
                     "is required for a vertexAiGraphStoreTrainerConfig job: it is what the graph-store pool runs"));
@@ -131,21 +133,21 @@ final class CustomJobBuilder {
         clusterEnv.put("GIGL_STORAGE_CLUSTER_NUM_NODES", Integer.toString(storage.numReplicas()));
         clusterEnv.put("GIGL_COMPUTE_CLUSTER_NUM_NODES", Integer.toString(compute.numReplicas()));
 
-        ContainerSpec storageContainer = container(image(spec, false, violations), words(storageProgram.command()),
-                args(spec.jobName(), assets, false, storageProgram.storageArgs()), env(spec.jobName(), assets, clusterEnv));
+        ContainerSpec storageContainer = container(image(job, false, violations), words(storageProgram.command()),
+                args(job.getJobName(), assets, false, storageProgram.storageArgs()), env(job.getJobName(), assets, clusterEnv));
         WorkerPoolSpec.Builder storagePool = pool(storage, storageContainer, violations);
         jobSpec.addWorkerPoolSpecs(storagePool.clone().setReplicaCount(1));
         jobSpec.addWorkerPoolSpecs(storage.numReplicas() > 1
                 ? storagePool.clone().setReplicaCount(storage.numReplicas() - 1) : WorkerPoolSpec.newBuilder());
         jobSpec.addWorkerPoolSpecs(WorkerPoolSpec.newBuilder());
-        jobSpec.addWorkerPoolSpecs(pool(compute, trainerContainer(spec, assets, compute, clusterEnv, violations), violations)
+        jobSpec.addWorkerPoolSpecs(pool(compute, trainerContainer(job, assets, compute, clusterEnv, violations), violations)
                 .setReplicaCount(compute.numReplicas()));
     }
 
     /** GiGL's trainer command line: the in-memory path's command, or the legacy v1 training process. */
-    private ContainerSpec trainerContainer(JobSpec spec, AssetFolder assets, TrainerResource.VertexAi pool,
+    private ContainerSpec trainerContainer(Job job, AssetFolder assets, TrainerResource.VertexAi pool,
             Map<String, String> extraEnv, List<Violation> violations) {
-        TaskConfig task = spec.task();
+        TaskConfig task = job.getTask();
         boolean useCuda = usesGpus(pool);
         List<String> command;
         Map<String, String> extraArgs = new LinkedHashMap<>();
@@ -154,11 +156,11 @@ final class CustomJobBuilder {
             extraArgs.putAll(task.trainerArgs());
         } else {
             command = List.of("python", "-m", LEGACY_TRAINER_MODULE);
-            putIfSet(extraArgs, "cpu_docker_uri", spec.images().choose(false, properties.cpuImage()));
-            putIfSet(extraArgs, "cuda_docker_uri", spec.images().choose(true, properties.cudaImage()));
+            putIfSet(extraArgs, "cpu_docker_uri", job.getImages().choose(false, properties.cpuImage()));
+            putIfSet(extraArgs, "cuda_docker_uri", job.getImages().choose(true, properties.cudaImage()));
         }
-        return container(image(spec, useCuda, violations), command, args(spec.jobName(), assets, useCuda, extraArgs),
-                env(spec.jobName(), assets, extraEnv));
+        return container(image(job, useCuda, violations), command, args(job.getJobName(), assets, useCuda, extraArgs),
+                env(job.getJobName(), assets, extraEnv));
     }
 
     private WorkerPoolSpec.Builder pool(TrainerResource.VertexAi vertex, ContainerSpec container, List<Violation> violations) {
@@ -206,9 +208,9 @@ final class CustomJobBuilder {
         return env;
     }
 
-    private Scheduling scheduling(JobSpec spec, TrainerResource.VertexAi timing, List<Violation> violations) {
+    private Scheduling scheduling(Job job, TrainerResource.VertexAi timing, List<Violation> violations) {
         Scheduling.Builder scheduling = Scheduling.newBuilder()
-                .setTimeout(Duration.newBuilder().setSeconds(spec.timeoutSeconds()));
+                .setTimeout(Duration.newBuilder().setSeconds(job.getTimeoutSeconds()));
         String strategy = timing.schedulingStrategy();
         if (strategy != null && !strategy.isBlank()) {
             try {
@@ -260,8 +262,8 @@ final class CustomJobBuilder {
         return assets.configFolder();
     }
 
-    private String image(JobSpec spec, boolean useCuda, List<Violation> violations) {
-        String image = spec.images().choose(useCuda, useCuda ? properties.cudaImage() : properties.cpuImage());
+    private String image(Job job, boolean useCuda, List<Violation> violations) {
+        String image = job.getImages().choose(useCuda, useCuda ? properties.cudaImage() : properties.cpuImage());
         if (image == null || image.isBlank()) {
             violations.add(new Violation(useCuda ? "cudaDockerUri" : "cpuDockerUri",
                     "a " + (useCuda ? "GPU" : "CPU") + " pool needs an image: give one with the job or set trainyard.vertex-ai."

@@ -9,8 +9,8 @@ import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
-import io.trainyard.gigl.InvalidConfigException;
-import io.trainyard.job.RemoteConfigReader;
+import io.trainyard.submission.RemoteConfigReader;
+import io.trainyard.validation.InvalidRequestException;
 
 /**
  * The job's files on Cloud Storage: reads {@code gs://} config documents at submission, uploads the frozen
@@ -39,18 +39,18 @@ final class GcsFiles implements RemoteConfigReader {
         try {
             blob = storage.get(id);
         } catch (StorageException e) {
-            throw new InvalidConfigException(field, "cannot read '" + uri + "': " + e.getMessage());
+            throw new InvalidRequestException(field, "cannot read '" + uri + "': " + e.getMessage());
         }
         if (blob == null) {
-            throw new InvalidConfigException(field, "'" + uri + "' does not exist");
+            throw new InvalidRequestException(field, "'" + uri + "' does not exist");
         }
         // Bytes bound the characters from above: checked before downloading a huge object.
         if (blob.getSize() != null && blob.getSize() > 4L * maxChars) {
-            throw new InvalidConfigException(field, "'" + uri + "' is larger than " + maxChars + " characters");
+            throw new InvalidRequestException(field, "'" + uri + "' is larger than " + maxChars + " characters");
         }
         String text = new String(blob.getContent(), StandardCharsets.UTF_8);
         if (text.length() > maxChars) {
-            throw new InvalidConfigException(field, "'" + uri + "' is larger than " + maxChars + " characters");
+            throw new InvalidRequestException(field, "'" + uri + "' is larger than " + maxChars + " characters");
         }
         return text;
     }

@@ -12,17 +12,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.google.cloud.aiplatform.v1.CreateCustomJobRequest;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
-import io.trainyard.dispatch.Backend;
-import io.trainyard.dispatch.LaunchPlan;
-import io.trainyard.dispatch.Reservation;
-import io.trainyard.dispatch.ReservationPass;
-import io.trainyard.gigl.InvalidConfigException;
-import io.trainyard.gigl.TaskConfig;
+import io.trainyard.backend.Backend;
+import io.trainyard.backend.LaunchPlan;
+import io.trainyard.backend.PlacementDecision;
+import io.trainyard.backend.PlacementPass;
 import io.trainyard.gigl.TrainerResource;
-import io.trainyard.gigl.Violation;
 import io.trainyard.job.Job;
-import io.trainyard.job.JobSpec;
 import io.trainyard.job.JobState;
+import io.trainyard.job.Placement;
+import io.trainyard.validation.InvalidRequestException;
+import io.trainyard.validation.Violation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -67,36 +66,45 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     }
 
     @Override
-    public LaunchPlan plan(UUID jobId, JobSpec spec) {
+    public void validate(Job job) {
         List<Violation> violations = new ArrayList<>();
-        spec.task().trainedModelMetadata().byField().forEach((field, uri) -> {
+        job.getTask().trainedModelMetadata().byField().forEach((field, uri) -> {
             if (!uri.startsWith("gs://")) {
                 violations.add(new Violation("taskConfig.sharedConfig.trainedModelMetadata." + field,
                         "'" + uri + "' is not on GCS; a Vertex AI job can only write to gs:// URIs"));
             }
         });
         if (!violations.isEmpty()) {
-            throw new InvalidConfigException(violations);
+            throw new InvalidRequestException(violations);
         }
-        AssetFolder assets = AssetFolder.of(jobId, spec);
-        CreateCustomJobRequest request = builder.build(jobId, 1, spec, assets);
-        return new LaunchPlan(NAME, placement(spec), assets.configFolder(), List.of(), toJson(request));
+        builder.build(job, AssetFolder.of(job));
     }
 
     @Override
-    public Map<String, String> outputUris(UUID jobId, TaskConfig task) {
-        return task.trainedModelMetadata().byField();
+    public LaunchPlan plan(Job job) {
+        validate(job);
+        AssetFolder assets = AssetFolder.of(job);
+        Placement.OnVertexAi placement = placement(job);
+        Map<String, Object> shown = new LinkedHashMap<>();
+        shown.put("project", placement.project());
+        shown.put("region", placement.region());
+        return new LaunchPlan(NAME, shown, assets.configFolder(), List.of(), toJson(builder.build(job, assets)));
+    }
+
+    @Override
+    public Map<String, String> outputUris(Job job) {
+        return job.getTask().trainedModelMetadata().byField();
     }
 
     /** Vertex AI finds the machines; the job is placed in its project and region at once. */
     @Override
-    public ReservationPass beginPass() {
-        return job -> new Reservation.Placed(nodeId, JSON.writeValueAsString(placement(JobSpec.of(job))));
+    public PlacementPass beginPass() {
+        return job -> new PlacementDecision.Placed(nodeId, placement(job));
     }
 
     @Override
-    public void launch(Job job, JobSpec spec) {
-        follow(job, spec, false);
+    public void launch(Job job) {
+        follow(job, false);
     }
 
     @Override
@@ -111,7 +119,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     @Override
     public void recover(List<Job> activeJobsOfThisNode) {
         for (Job job : activeJobsOfThisNode) {
-            follow(job, JobSpec.of(job), job.getState() == JobState.CANCELLING);
+            follow(job, job.getState() == JobState.CANCELLING);
         }
     }
 
@@ -120,19 +128,19 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
         return VertexLinks.of(job.getRunState());
     }
 
-    private void follow(Job job, JobSpec spec, boolean cancelling) {
+    private void follow(Job job, boolean cancelling) {
         UUID id = job.getId();
         int attempt = job.getAttempt();
-        AssetFolder assets = AssetFolder.of(id, spec);
-        CreateCustomJobRequest request = builder.build(id, attempt, spec, assets);
+        AssetFolder assets = AssetFolder.of(job);
+        CreateCustomJobRequest request = builder.build(job, assets);
         Runnable prepare = () -> {
-            if (!spec.task().shouldSkipTraining()) {
-                List<String> old = new ArrayList<>(spec.task().trainedModelMetadata().byField().values());
+            if (!job.getTask().shouldSkipTraining()) {
+                List<String> old = new ArrayList<>(job.getTask().trainedModelMetadata().byField().values());
                 old.add(assets.trainerAssets());
                 files.deleteAll(old);
             }
-            files.write(assets.taskConfigUri(), spec.taskConfigYaml());
-            files.write(assets.resourceConfigUri(), spec.resourceConfigYaml());
+            files.write(assets.taskConfigUri(), job.getTaskConfig());
+            files.write(assets.resourceConfigUri(), job.getResourceConfig());
         };
         VertexRun run = new VertexRun(services, id, attempt, request, prepare,
                 job.getStartedAt() == null ? Instant.now() : job.getStartedAt(), Duration.ofSeconds(job.getTimeoutSeconds()));
@@ -152,11 +160,9 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
         followers.put(id, follower);
     }
 
-    private static Map<String, Object> placement(JobSpec spec) {
-        Map<String, Object> placement = new LinkedHashMap<>();
-        placement.put("project", spec.resource().commonComputeConfig().project());
-        placement.put("region", CustomJobBuilder.regionOf(spec.resource().trainer(), spec.resource().commonComputeConfig()));
-        return placement;
+    private static Placement.OnVertexAi placement(Job job) {
+        return new Placement.OnVertexAi(job.getResource().commonComputeConfig().project(),
+                CustomJobBuilder.regionOf(job.getResource().trainer(), job.getResource().commonComputeConfig()));
     }
 
     /** The request as the JSON form of its proto, the way Vertex AI's REST API and gcloud show it. */

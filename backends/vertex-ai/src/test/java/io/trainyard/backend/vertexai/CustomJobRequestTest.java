@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -21,11 +22,12 @@ import com.google.cloud.aiplatform.v1.ReservationAffinity;
 import com.google.cloud.aiplatform.v1.Scheduling;
 import com.google.cloud.aiplatform.v1.WorkerPoolSpec;
 import com.google.protobuf.util.JsonFormat;
-import io.trainyard.gigl.InvalidConfigException;
 import io.trainyard.gigl.ResourceConfigReader;
 import io.trainyard.gigl.TaskConfigReader;
+import io.trainyard.job.Job;
 import io.trainyard.job.JobSpec;
 import io.trainyard.job.TrainerImages;
+import io.trainyard.validation.InvalidRequestException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -78,6 +80,11 @@ class CustomJobRequestTest {
                 """ + trainer.indent(2);
     }
 
+    /** The job as submitted: attempt 1 of id {@link #JOB}. */
+    static Job submitted(JobSpec spec) {
+        return new Job(JOB, spec, null, null, Instant.EPOCH);
+    }
+
     static JobSpec spec(String task, String resource, long timeoutSeconds) {
         return new JobSpec("my_job", VertexAiBackend.NAME, TaskConfigReader.read("taskConfig", task),
                 ResourceConfigReader.read("resourceConfig", resource), task, resource, null, null, Map.of(), 0, false,
@@ -101,7 +108,7 @@ class CustomJobRequestTest {
 
     /** Sends the built request through the real client and answers what the fake Vertex received. */
     private CreateCustomJobRequest received(JobSpec spec, String tensorboard) throws InterruptedException {
-        CreateCustomJobRequest built = new CustomJobBuilder(properties(tensorboard)).build(JOB, 1, spec, AssetFolder.of(JOB, spec));
+        CreateCustomJobRequest built = new CustomJobBuilder(properties(tensorboard)).build(submitted(spec), AssetFolder.of(submitted(spec)));
         VertexJobs jobs = new VertexJobs(region -> vertex.client, new QuotaLimiter(60, Duration.ofMinutes(1)),
                 new QuotaLimiter(600, Duration.ofMinutes(1)));
         jobs.createOnce(built, JOB, 1);
@@ -190,8 +197,8 @@ class CustomJobRequestTest {
                 new TrainerImages("us-docker.pkg.dev/p/mine/cpu:2", "us-docker.pkg.dev/p/mine/cuda:2"));
         CustomJobBuilder builder = new CustomJobBuilder(properties(null));
 
-        CustomJob withOwn = builder.build(JOB, 1, own, AssetFolder.of(JOB, own)).getCustomJob();
-        CustomJob withDefaults = builder.build(JOB, 1, defaults, AssetFolder.of(JOB, defaults)).getCustomJob();
+        CustomJob withOwn = builder.build(submitted(own), AssetFolder.of(submitted(own))).getCustomJob();
+        CustomJob withDefaults = builder.build(submitted(defaults), AssetFolder.of(submitted(defaults))).getCustomJob();
 
         assertThat(withOwn.getJobSpec().getWorkerPoolSpecsList())
                 .allSatisfy(pool -> assertThat(pool.getContainerSpec().getImageUri()).isEqualTo("us-docker.pkg.dev/p/mine/cuda:2"));
@@ -311,8 +318,8 @@ class CustomJobRequestTest {
                   schedulingStrategy: CHEAPEST
                 """), 86_400);
         CustomJobBuilder builder = new CustomJobBuilder(properties(null));
-        assertThatThrownBy(() -> builder.build(JOB, 1, spec, AssetFolder.of(JOB, spec)))
-                .isInstanceOfSatisfying(InvalidConfigException.class, e -> assertThat(e.violations())
+        assertThatThrownBy(() -> builder.build(submitted(spec), AssetFolder.of(submitted(spec))))
+                .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations())
                         .extracting(v -> v.field())
                         .containsExactlyInAnyOrder("resourceConfig.trainerResourceConfig.gpuType",
                                 "resourceConfig.trainerResourceConfig.schedulingStrategy"));
@@ -325,11 +332,11 @@ class CustomJobRequestTest {
                   machineType: n1-standard-4
                   numReplicas: 2
                 """), 86_400);
-        Map<String, Object> json = new VertexAiBackend(properties(null), "test-node", null, null).plan(JOB, spec).customJobRequest();
+        Map<String, Object> json = new VertexAiBackend(properties(null), "test-node", null, null).plan(submitted(spec)).customJobRequest();
 
         assertThat(json).containsEntry("parent", "projects/my-project/locations/us-central1");
         CreateCustomJobRequest.Builder parsed = CreateCustomJobRequest.newBuilder();
         JsonFormat.parser().merge(JsonMapper.builder().build().writeValueAsString(json), parsed);
-        assertThat(parsed.build()).isEqualTo(new CustomJobBuilder(properties(null)).build(JOB, 1, spec, AssetFolder.of(JOB, spec)));
+        assertThat(parsed.build()).isEqualTo(new CustomJobBuilder(properties(null)).build(submitted(spec), AssetFolder.of(submitted(spec))));
     }
 }

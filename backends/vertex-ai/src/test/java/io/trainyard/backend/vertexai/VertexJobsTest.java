@@ -3,6 +3,7 @@ package io.trainyard.backend.vertexai;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -12,6 +13,7 @@ import java.util.concurrent.Future;
 
 import com.google.cloud.aiplatform.v1.CreateCustomJobRequest;
 import com.google.cloud.aiplatform.v1.CustomJob;
+import io.trainyard.job.Job;
 import io.trainyard.job.JobSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,8 @@ class VertexJobsTest {
                 vertexAiTrainerConfig:
                   machineType: n1-standard-4
                 """), 3600);
-        return new CustomJobBuilder(CustomJobRequestTest.properties(null)).build(id, 1, spec, AssetFolder.of(id, spec));
+        Job job = new Job(id, spec, null, null, Instant.EPOCH);
+        return new CustomJobBuilder(CustomJobRequestTest.properties(null)).build(job, AssetFolder.of(job));
     }
 
     @Test

@@ -1,0 +1,177 @@
+package io.trainyard.agent;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+import io.trainyard.agent.connection.ServerConnection;
+import io.trainyard.agent.connection.StaleRunException;
+import io.trainyard.agent.run.AgentRun;
+import io.trainyard.agent.run.RunSettings;
+import io.trainyard.agent.run.Supervisor;
+import io.trainyard.agent.run.WorkerProcess;
+import io.trainyard.protocol.Assignment;
+import io.trainyard.protocol.Ended;
+import io.trainyard.protocol.Heartbeat;
+import io.trainyard.protocol.KnownRun;
+import io.trainyard.protocol.Registered;
+import io.trainyard.protocol.Registration;
+import io.trainyard.protocol.RunEnd;
+import io.trainyard.protocol.Work;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent of one host: registers its inventory with the server, heartbeats on a lease (each heartbeat
+ * also waits for work: runs to start or cancel), and runs its jobs' trainers. It survives the server: runs
+ * go on while the server is away and their reports are retried until it is back. A restarted agent
+ * re-attaches to the runs the server still has for it; any other trainer process left in its data
+ * directory is stale and killed. If the server says this agent's epoch is stale (its lease ran out and its
+ * jobs were failed), it kills every run and registers anew.
+ */
+public final class HostAgent {
+
+    private static final Logger log = LoggerFactory.getLogger(HostAgent.class);
+    private static final long RETRY_MILLIS = 1_000;
+
+    private final AgentSettings settings;
+    private final RunSettings runSettings;
+    private final ServerConnection server;
+    private final Supervisor supervisor;
+    private final Map<UUID, AgentRun> runs = new ConcurrentHashMap<>();
+    private long epoch;
+    private Duration heartbeatInterval = Duration.ofSeconds(2);
+    private Thread thread;
+
+    public HostAgent(AgentSettings settings) throws IOException {
+        this.settings = settings;
+        this.runSettings = settings.runSettings();
+        this.server = new ServerConnection(settings.server(), settings.agentId(), settings.token());
+        this.supervisor = Supervisor.install(settings.dataDir(), settings.python());
+    }
+
+    public void start() {
+        log.info("Agent {} on {}: {} GPU(s), {} CPU slot(s), reporting to {}", settings.agentId(), settings.host(),
+                settings.gpus().size(), settings.cpuSlots(), settings.server());
+        thread = Thread.ofPlatform().name("agent-" + settings.agentId()).start(this::loop);
+    }
+
+    /** Stops heartbeating and following runs; the trainers keep running for the next start to re-attach. */
+    public void stop() throws InterruptedException {
+        thread.interrupt();
+        thread.join();
+        runs.values().forEach(AgentRun::leave);
+    }
+
+    private void loop() {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    if (epoch == 0) {
+                        register();
+                    }
+                    handle(server.heartbeat(heartbeat(), heartbeatInterval));
+                } catch (StaleRunException e) {
+                    log.warn("Agent {} epoch {} is stale ({}); killing its runs and registering again. If this "
+                            + "repeats, another agent runs with --agent-id={}", settings.agentId(), epoch, e.getMessage(),
+                            settings.agentId());
+                    runs.values().forEach(AgentRun::killAsStale);
+                    epoch = 0;
+                } catch (IOException e) {
+                    log.warn("Agent {} cannot reach the server: {}", settings.agentId(), e.toString());
+                    Thread.sleep(RETRY_MILLIS);
+                }
+            }
+        } catch (InterruptedException e) {
+            // stopping
+        }
+    }
+
+    private void register() throws IOException, InterruptedException {
+        Registered registered = server.register(new Registration(settings.host(), settings.gpus(), settings.cpuSlots()));
+        epoch = registered.epoch();
+        heartbeatInterval = Duration.ofMillis(registered.heartbeatIntervalMillis());
+        log.info("Agent {} registered: epoch {}, {} run(s) to re-attach", settings.agentId(), epoch, registered.runs().size());
+        killStrays(registered.runs());
+        for (KnownRun known : registered.runs()) {
+            AgentRun run = newRun(known.jobId(), known.attempt());
+            runs.put(known.jobId(), run);
+            run.reattach(known);
+        }
+    }
+
+    private Heartbeat heartbeat() {
+        List<UUID> running = List.copyOf(runs.keySet());
+        List<UUID> cancelling = runs.values().stream().filter(AgentRun::isCancelling).map(AgentRun::jobId).toList();
+        return new Heartbeat(epoch, running, cancelling);
+    }
+
+    private void handle(Work work) {
+        for (Assignment assignment : work.assignments()) {
+            AgentRun run = newRun(assignment.jobId(), assignment.attempt());
+            if (runs.putIfAbsent(assignment.jobId(), run) == null) {
+                run.launch(assignment);
+            }
+        }
+        for (Work.Cancel cancel : work.cancels()) {
+            AgentRun run = runs.get(cancel.jobId());
+            if (run != null && run.attempt() == cancel.attempt()) {
+                run.requestCancel();
+            } else {
+                reportCancelledBeforeStart(cancel);
+            }
+        }
+    }
+
+    /** A job cancelled before this agent started it has nothing to stop. */
+    private void reportCancelledBeforeStart(Work.Cancel cancel) {
+        long currentEpoch = epoch;
+        Thread.ofVirtual().start(() -> {
+            try {
+                ServerConnection.untilDelivered("the cancel of job " + cancel.jobId(), () -> {
+                    server.ended(cancel.jobId(), cancel.attempt(), new Ended(currentEpoch, RunEnd.cancelled(null)));
+                    return null;
+                });
+            } catch (StaleRunException | InterruptedException e) {
+                // settled otherwise, or stopping
+            }
+        });
+    }
+
+    private AgentRun newRun(UUID jobId, int attempt) {
+        return new AgentRun(jobId, attempt, epoch, runSettings, supervisor, server, done -> runs.remove(jobId, done));
+    }
+
+    /**
+     * Kills the trainer processes in the data directory that belong to no run the server knows of: runs of
+     * attempts settled while this agent was away, or started but never reported started.
+     */
+    private void killStrays(List<KnownRun> known) {
+        Set<String> keep = new HashSet<>();
+        known.forEach(run -> keep.add(run.jobId() + "/" + run.attempt()));
+        runs.values().forEach(run -> keep.add(run.jobId() + "/" + run.attempt()));
+        Path jobsFolder = settings.dataDir().resolve("jobs");
+        if (!Files.isDirectory(jobsFolder)) {
+            return;
+        }
+        try (Stream<Path> pidFiles = Files.find(jobsFolder, 4, (path, attributes) -> path.getFileName().toString().endsWith(".pid"))) {
+            pidFiles.forEach(pidFile -> {
+                Path attemptFolder = pidFile.getParent();
+                String jobAndAttempt = attemptFolder.getParent().getParent().getFileName() + "/" + attemptFolder.getFileName();
+                if (!keep.contains(jobAndAttempt)) {
+                    WorkerProcess.killStray(pidFile);
+                }
+            });
+        } catch (IOException e) {
+            log.warn("Could not look for stray trainer processes under {}: {}", jobsFolder, e.toString());
+        }
+    }
+}

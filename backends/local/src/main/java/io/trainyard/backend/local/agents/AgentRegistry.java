@@ -1,0 +1,91 @@
+package io.trainyard.backend.local.agents;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import io.trainyard.job.FailureCause;
+import io.trainyard.job.Job;
+import io.trainyard.job.JobRepository;
+import io.trainyard.job.JobState;
+import io.trainyard.job.JobTransitions;
+import io.trainyard.job.RunOutcome;
+import io.trainyard.protocol.Gpu;
+import io.trainyard.protocol.Registration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Agents register their inventory, renew a lease by heartbeat and are declared lost when the lease runs
+ * out: their jobs then fail with cause INFRASTRUCTURE (and are retried if their policy allows). Every
+ * registration starts a new epoch, so a heartbeat from a stale agent process is refused.
+ */
+@Service
+public class AgentRegistry {
+
+    private static final Logger log = LoggerFactory.getLogger(AgentRegistry.class);
+
+    private final AgentRepository agents;
+    private final JobRepository jobs;
+    private final JobTransitions transitions;
+    private final AgentProperties properties;
+    private final Clock clock;
+
+    public AgentRegistry(AgentRepository agents, JobRepository jobs, JobTransitions transitions,
+            AgentProperties properties, Clock clock) {
+        this.agents = agents;
+        this.jobs = jobs;
+        this.transitions = transitions;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    /** Registers (or re-registers) an agent and returns its new epoch. */
+    @Transactional
+    public long register(String id, Registration registration) {
+        String host = registration.host();
+        List<Gpu> gpus = registration.gpus();
+        int cpuSlots = registration.cpuSlots();
+        Instant now = clock.instant();
+        Agent agent = agents.lockById(id).orElseGet(() -> new Agent(id));
+        agent.register(host, gpus, cpuSlots, now, now.plus(properties.lease()));
+        agents.save(agent);
+        log.info("Agent {} on {} registered: epoch {}, {} GPU(s), {} CPU slot(s)", id, host, agent.getEpoch(), gpus.size(), cpuSlots);
+        return agent.getEpoch();
+    }
+
+    /**
+     * Renews the lease of the agent's current epoch.
+     *
+     * @return false if the agent was declared lost or registered again since: it must register anew and
+     *     must not act for its old runs
+     */
+    @Transactional
+    public boolean heartbeat(String id, long epoch) {
+        Instant now = clock.instant();
+        return agents.renew(id, epoch, now, now.plus(properties.lease())) == 1;
+    }
+
+    /** Declares agents with an expired lease lost and fails their active jobs; returns how many. */
+    @Transactional
+    public int reapExpired() {
+        List<Agent> expired = agents.lockExpired(clock.instant());
+        for (Agent agent : expired) {
+            agent.markLost();
+            List<Job> active = jobs.findByNodeIdAndStateIn(agent.getId(), JobState.ACTIVE);
+            log.warn("Agent {} missed its lease (last heartbeat {}); failing its {} active job(s)",
+                    agent.getId(), agent.getLastHeartbeatAt(), active.size());
+            for (Job job : active) {
+                transitions.finish(job.getId(), job.getAttempt(), RunOutcome.failed(FailureCause.INFRASTRUCTURE, null,
+                        "agent " + agent.getId() + " stopped renewing its lease (last heartbeat " + agent.getLastHeartbeatAt() + ")"));
+            }
+        }
+        return expired.size();
+    }
+
+    public List<Agent> all() {
+        return agents.findAllByOrderByIdAsc();
+    }
+}

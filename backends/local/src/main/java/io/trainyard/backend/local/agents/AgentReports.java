@@ -1,0 +1,110 @@
+package io.trainyard.backend.local.agents;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.trainyard.job.FailureCause;
+import io.trainyard.job.Job;
+import io.trainyard.job.JobRepository;
+import io.trainyard.job.JobState;
+import io.trainyard.job.JobTransitions;
+import io.trainyard.job.RunOutcome;
+import io.trainyard.logs.LogFollowers;
+import io.trainyard.protocol.Ended;
+import io.trainyard.protocol.LogAck;
+import io.trainyard.protocol.LogBatch;
+import io.trainyard.protocol.RunEnd;
+import io.trainyard.protocol.Started;
+import io.trainyard.protocol.StartedAck;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * What agents report about their runs: started, log batches, ended. Each report is fenced twice: the
+ * agent's epoch must be its current one (a replaced or lost agent process changes nothing) and the attempt
+ * must be the job's current one, placed on that agent (a stale run cannot touch a newer attempt).
+ */
+@Service
+public class AgentReports {
+
+    private final AgentRepository agents;
+    private final JobRepository jobs;
+    private final JobTransitions transitions;
+    private final ShippedLogs shippedLogs;
+    private final LogFollowers followers;
+    private final TransactionTemplate transaction;
+    private final Timer dispatchLatency;
+
+    public AgentReports(AgentRepository agents, JobRepository jobs, JobTransitions transitions, ShippedLogs shippedLogs,
+            LogFollowers followers, PlatformTransactionManager transactionManager, MeterRegistry registry) {
+        this.agents = agents;
+        this.jobs = jobs;
+        this.transitions = transitions;
+        this.shippedLogs = shippedLogs;
+        this.followers = followers;
+        this.transaction = new TransactionTemplate(transactionManager);
+        this.dispatchLatency = Timer.builder("trainyard.jobs.dispatch.latency")
+                .description("From a job's claim to its trainer processes running")
+                .publishPercentiles(0.5, 0.99).register(registry);
+    }
+
+    public StartedAck started(String agentId, UUID jobId, int attempt, Started started) {
+        return transaction.execute(status -> {
+            Job job = lockCurrent(agentId, started.epoch(), jobId, attempt);
+            Instant claimedAt = job.getState() == JobState.STARTING ? job.getUpdatedAt() : null;
+            JobState now = transitions.markRunning(jobId, attempt, started.runState(), started.outputs())
+                    .orElseThrow();
+            if (claimedAt != null) {
+                dispatchLatency.record(Duration.between(claimedAt, Instant.now()));
+            }
+            return new StartedAck(now == JobState.CANCELLING);
+        });
+    }
+
+    public LogAck logs(String agentId, UUID jobId, int attempt, LogBatch batch) {
+        LogAck ack = transaction.execute(status -> {
+            lockCurrent(agentId, batch.epoch(), jobId, attempt);
+            return shippedLogs.accept(jobId, attempt, batch);
+        });
+        followers.signal(jobId);
+        return ack;
+    }
+
+    public void ended(String agentId, UUID jobId, int attempt, Ended ended) {
+        transaction.executeWithoutResult(status -> {
+            lockCurrent(agentId, ended.epoch(), jobId, attempt);
+            transitions.finish(jobId, attempt, outcome(ended.end()));
+        });
+    }
+
+    /** What the agent saw, as the job's end state and failure cause. */
+    static RunOutcome outcome(RunEnd end) {
+        return switch (end.result()) {
+            case SUCCEEDED -> new RunOutcome(JobState.SUCCEEDED, null, end.exitCode(), end.message());
+            case CANCELLED -> RunOutcome.cancelled(end.exitCode());
+            case EXITED_WITH_ERROR -> RunOutcome.failed(FailureCause.USER_CODE, end.exitCode(), end.message());
+            case LAUNCH_FAILED -> RunOutcome.failed(FailureCause.LAUNCH_ERROR, end.exitCode(), end.message());
+            case TIMED_OUT -> RunOutcome.failed(FailureCause.TIMEOUT, end.exitCode(), end.message());
+            case LOST -> RunOutcome.failed(FailureCause.INFRASTRUCTURE, end.exitCode(), end.message());
+        };
+    }
+
+    /** Locks the job after checking that the report comes from the agent's current epoch about its current attempt. */
+    private Job lockCurrent(String agentId, long epoch, UUID jobId, int attempt) {
+        boolean currentAgent = agents.findById(agentId)
+                .filter(agent -> agent.getEpoch() == epoch && agent.getState() == AgentState.ACTIVE)
+                .isPresent();
+        if (!currentAgent) {
+            throw new StaleAgentException("agent " + agentId + " epoch " + epoch + " is no longer current");
+        }
+        return jobs.lockById(jobId)
+                .filter(job -> job.getAttempt() == attempt && JobState.ACTIVE.contains(job.getState())
+                        && agentId.equals(job.getNodeId()))
+                .orElseThrow(() -> new StaleAgentException("job " + jobId + " attempt " + attempt
+                        + " is no longer active on agent " + agentId));
+    }
+}

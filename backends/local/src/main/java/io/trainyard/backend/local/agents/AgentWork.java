@@ -1,0 +1,129 @@
+package io.trainyard.backend.local.agents;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.trainyard.job.Job;
+import io.trainyard.job.JobRepository;
+import io.trainyard.job.JobState;
+import io.trainyard.job.Placement;
+import io.trainyard.logs.LogStore;
+import io.trainyard.protocol.Assignment;
+import io.trainyard.protocol.Heartbeat;
+import io.trainyard.protocol.KnownRun;
+import io.trainyard.protocol.Registered;
+import io.trainyard.protocol.Registration;
+import io.trainyard.protocol.Work;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * What agents are told: at registration the runs they have, at each heartbeat the runs to start and to
+ * stop. A heartbeat waits (long-poll) until there is work or the interval is over: this server wakes it the
+ * moment it places or cancels a job there, and it re-reads the database every {@value #RECHECK_MILLIS} ms
+ * for work placed through another replica.
+ */
+@Service
+public class AgentWork {
+
+    private static final long RECHECK_MILLIS = 500;
+
+    private final AgentRegistry registry;
+    private final AgentProperties properties;
+    private final JobRepository jobs;
+    private final LocalRuns runs;
+    private final LogStore logStore;
+    private final ShippedLogs shippedLogs;
+    private final TrainerPrograms programs;
+    private final ConcurrentHashMap<String, CompletableFuture<Void>> wakeUps = new ConcurrentHashMap<>();
+
+    public AgentWork(AgentRegistry registry, AgentProperties properties, JobRepository jobs, LocalRuns runs,
+            LogStore logStore, ShippedLogs shippedLogs, TrainerPrograms programs) {
+        this.registry = registry;
+        this.properties = properties;
+        this.jobs = jobs;
+        this.runs = runs;
+        this.logStore = logStore;
+        this.shippedLogs = shippedLogs;
+        this.programs = programs;
+    }
+
+    /** Registers the agent under a new epoch and lists the runs it had, to re-attach to. */
+    @Transactional
+    public Registered register(String agentId, Registration registration) {
+        long epoch = registry.register(agentId, registration);
+        List<KnownRun> known = jobs.findByNodeIdAndStateIn(agentId, JobState.ACTIVE).stream()
+                .filter(job -> job.getBackend().equals(LocalRuns.BACKEND) && job.getRunState() != null)
+                .map(job -> new KnownRun(job.getId(), job.getAttempt(), job.getState() == JobState.CANCELLING,
+                        job.getRunState(), job.getStartedAt(), job.getTimeoutSeconds(),
+                        logStore.readPositions(job.getId(), job.getAttempt()),
+                        shippedLogs.lastBatch(job.getId(), job.getAttempt())))
+                .toList();
+        return new Registered(epoch, properties.heartbeatInterval().toMillis(), known);
+    }
+
+    /**
+     * Renews the agent's lease, then waits up to {@code wait} for work it does not know of yet.
+     *
+     * @throws StaleAgentException if the epoch is no longer the agent's: it must stop its runs and register again
+     */
+    public Work awaitWork(String agentId, Heartbeat heartbeat, Duration wait) throws InterruptedException {
+        if (!registry.heartbeat(agentId, heartbeat.epoch())) {
+            throw new StaleAgentException("agent " + agentId + " epoch " + heartbeat.epoch()
+                    + " was declared lost or registered again; register anew");
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            // Taken before reading, so a wake-up between the read and the wait is not missed.
+            CompletableFuture<Void> wakeUp = wakeUps.computeIfAbsent(agentId, id -> new CompletableFuture<>());
+            Work work = newWork(agentId, heartbeat);
+            long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (!work.isEmpty() || remainingMillis <= 0) {
+                return work;
+            }
+            try {
+                wakeUp.get(Math.min(remainingMillis, RECHECK_MILLIS), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // look again
+            }
+        }
+    }
+
+    /** Ends the wait of the agent's heartbeat: a job was placed or cancelled there. */
+    public void wake(String agentId) {
+        CompletableFuture<Void> wakeUp = wakeUps.remove(agentId);
+        if (wakeUp != null) {
+            wakeUp.complete(null);
+        }
+    }
+
+    private Work newWork(String agentId, Heartbeat heartbeat) {
+        Set<UUID> running = new HashSet<>(heartbeat.running());
+        Set<UUID> cancelling = new HashSet<>(heartbeat.cancelling());
+        List<Assignment> assignments = new ArrayList<>();
+        List<Work.Cancel> cancels = new ArrayList<>();
+        for (LocalRuns.ActiveRun run : runs.onAgent(agentId)) {
+            if (run.state() == JobState.STARTING && !run.started() && !running.contains(run.jobId())) {
+                jobs.findById(run.jobId()).ifPresent(job -> assignments.add(assignment(job)));
+            } else if (run.state() == JobState.CANCELLING && !cancelling.contains(run.jobId())) {
+                cancels.add(new Work.Cancel(run.jobId(), run.attempt()));
+            }
+        }
+        return new Work(assignments, cancels);
+    }
+
+    private Assignment assignment(Job job) {
+        Placement.OnAgent placement = (Placement.OnAgent) job.getPlacement();
+        return new Assignment(job.getId(), job.getAttempt(), job.getJobName(), job.getTaskConfig(), job.getResourceConfig(),
+                programs.of(job), placement.gpus(), job.getSlots(), job.getTimeoutSeconds());
+    }
+}

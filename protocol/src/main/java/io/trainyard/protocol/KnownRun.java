@@ -1,0 +1,16 @@
+package io.trainyard.protocol;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A run the server believes is on the agent, with what re-attaching needs.
+ *
+ * @param runState the processes the agent reported when the run started (their pids and start times)
+ * @param readPositions where reading each output file resumes: just past the last stored line
+ * @param lastBatch the number of the last log batch stored; shipping goes on with the next one
+ */
+public record KnownRun(UUID jobId, int attempt, boolean cancelling, String runState, Instant startedAt,
+        long timeoutSeconds, Map<String, Long> readPositions, long lastBatch) {
+}

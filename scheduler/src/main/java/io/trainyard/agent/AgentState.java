@@ -1,6 +1,0 @@
-package io.trainyard.agent;
-
-/** An agent holds its lease (ACTIVE) or let it expire (LOST); a LOST agent must register again. */
-public enum AgentState {
-    ACTIVE, LOST
-}

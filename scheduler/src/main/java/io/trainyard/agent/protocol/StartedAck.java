@@ -1,5 +1,0 @@
-package io.trainyard.agent.protocol;
-
-/** The server took the start; {@code cancelling}: a cancel came while the run was starting. */
-public record StartedAck(boolean cancelling) {
-}

@@ -1,0 +1,61 @@
+package io.trainyard.backend;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.trainyard.gigl.TrainerResource;
+import io.trainyard.job.Job;
+
+/**
+ * Something that runs trainer jobs: the local pool, Vertex AI. The dispatcher claims queued jobs from
+ * PostgreSQL and hands each to the backend its resource config names; the backend reports back through
+ * {@link io.trainyard.job.JobTransitions} and the log store. Every method gets the job with its configs
+ * already read (at submission): a backend never parses YAML.
+ */
+public interface Backend {
+
+    /** The name stored on jobs, e.g. {@code local}. */
+    String name();
+
+    /** Whether this backend runs jobs with this trainer resource kind. */
+    boolean runs(TrainerResource resource);
+
+    /**
+     * Checks, at submission, what only this backend can check; the job is not stored yet.
+     *
+     * @throws io.trainyard.validation.InvalidRequestException for a job this backend cannot run as given
+     */
+    void validate(Job job);
+
+    /**
+     * Describes the launch of a job that is not stored (a dry run) without doing anything.
+     *
+     * @throws io.trainyard.validation.InvalidRequestException for a job this backend cannot run as given
+     */
+    LaunchPlan plan(Job job);
+
+    /** Where the job's outputs end up, by {@code trainedModelMetadata} field name, as absolute URIs. */
+    Map<String, String> outputUris(Job job);
+
+    /**
+     * Starts deciding where jobs go, in one dispatch transaction that holds their rows locked. Nothing is held
+     * outside the database: a placement counts once the claim that records it commits, so a failed claim has
+     * nothing to give back.
+     */
+    PlacementPass beginPass();
+
+    /** Starts the job's run asynchronously; the job is STARTING and assigned to its node. */
+    void launch(Job job);
+
+    /** The job is CANCELLING: stop its run if it runs here. */
+    void requestCancel(UUID jobId);
+
+    /** After a restart: re-attach to, or settle, the runs this node had when it stopped. */
+    void recover(List<Job> activeJobsOfThisNode);
+
+    /** Where a person can look at the job's run outside Trainyard (a console, TensorBoard), by kind; none by default. */
+    default Map<String, String> links(Job job) {
+        return Map.of();
+    }
+}

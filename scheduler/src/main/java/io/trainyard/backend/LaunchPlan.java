@@ -1,0 +1,26 @@
+package io.trainyard.backend;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * What a backend would launch for a job, as a dry run answers it.
+ *
+ * @param placement where the workers would run (host, GPUs or CPU slots)
+ * @param workDir the job's work folder, where frozen configs and process logs are written
+ * @param customJobRequest for Vertex AI, the exact CustomJob request (the JSON form of its proto); absent
+ *     for other backends
+ */
+public record LaunchPlan(String backend, Map<String, Object> placement, String workDir, List<Worker> workers,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> customJobRequest) {
+
+    public LaunchPlan(String backend, Map<String, Object> placement, String workDir, List<Worker> workers) {
+        this(backend, placement, workDir, workers, null);
+    }
+
+    /** One trainer process: its argv (never run through a shell) and the environment it adds. */
+    public record Worker(int rank, List<String> argv, Map<String, String> environment) {
+    }
+}

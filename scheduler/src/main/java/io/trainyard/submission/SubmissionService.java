@@ -1,0 +1,260 @@
+package io.trainyard.submission;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import io.trainyard.TrainyardProperties;
+import io.trainyard.backend.Backend;
+import io.trainyard.backend.LaunchPlan;
+import io.trainyard.gigl.ResourceConfig;
+import io.trainyard.gigl.ResourceConfigReader;
+import io.trainyard.gigl.TaskConfig;
+import io.trainyard.gigl.TaskConfigReader;
+import io.trainyard.gigl.TrainerResource;
+import io.trainyard.job.Job;
+import io.trainyard.job.JobConflictException;
+import io.trainyard.job.JobRepository;
+import io.trainyard.job.JobSpec;
+import io.trainyard.job.JobTransitions;
+import io.trainyard.job.TrainerImages;
+import io.trainyard.validation.InvalidRequestException;
+import io.trainyard.validation.Violation;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Service;
+
+/**
+ * Submission of jobs. A submission is fully validated (request fields, both configs, what the chosen backend
+ * can run) before anything is stored, and every violation is reported at once. The configs are read here,
+ * once: the job stores their typed reading beside the text, so nothing downstream parses YAML again.
+ */
+@Service
+public class SubmissionService {
+
+    private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,127}");
+    private static final Pattern LABEL_KEY = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
+    private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9_-]{0,63}");
+    private static final int MAX_LABELS = 64;
+    private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._/:@-]{0,511}");
+    private static final int MAX_PRIORITY = 1000;
+    /** One worker per GPU, all on one host: a bound well above any host, so a typo cannot ask for thousands. */
+    private static final int MAX_GPUS = 64;
+    private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
+    private static final int MAX_ATTEMPTS = 10;
+    private static final int DEFAULT_RETRY_BACKOFF_SECONDS = 30;
+
+    private final JobRepository jobs;
+    private final JobTransitions transitions;
+    private final List<Backend> backends;
+    private final List<RemoteConfigReader> remoteConfigReaders;
+    private final TrainyardProperties properties;
+    private final Clock clock;
+
+    public SubmissionService(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
+            List<RemoteConfigReader> remoteConfigReaders, TrainyardProperties properties, Clock clock) {
+        this.jobs = jobs;
+        this.transitions = transitions;
+        this.backends = backends;
+        this.remoteConfigReaders = remoteConfigReaders;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    /** The stored job and whether this call created it (false: an idempotent repeat). */
+    public record Submitted(Job job, boolean created) {
+    }
+
+    public Submitted submit(JobSubmission submission, String idempotencyKey) {
+        String requestHash = hash(submission);
+        if (idempotencyKey != null) {
+            Optional<Job> earlier = findIdempotent(idempotencyKey, requestHash);
+            if (earlier.isPresent()) {
+                return new Submitted(earlier.get(), false);
+            }
+        }
+        Job job = validate(submission, idempotencyKey, requestHash).job();
+        try {
+            return new Submitted(transitions.create(job), true);
+        } catch (DataIntegrityViolationException e) {
+            // Another request with the same key won the race; answer as its repeat.
+            return findIdempotent(idempotencyKey, requestHash)
+                    .map(existing -> new Submitted(existing, false))
+                    .orElseThrow(() -> e);
+        }
+    }
+
+    /** Validates and answers what would be launched, storing nothing. */
+    public LaunchPlan dryRun(JobSubmission submission) {
+        Validated validated = validate(submission, null, null);
+        return validated.backend().plan(validated.job());
+    }
+
+    private Optional<Job> findIdempotent(String idempotencyKey, String requestHash) {
+        return jobs.findByIdempotencyKey(idempotencyKey).map(existing -> {
+            if (!existing.getRequestHash().equals(requestHash)) {
+                throw new JobConflictException("Idempotency-Key '" + idempotencyKey
+                        + "' was already used for a different request (job " + existing.getId() + ")");
+            }
+            return existing;
+        });
+    }
+
+    /** A valid job, not stored yet, and the backend that will run it. */
+    private record Validated(Job job, Backend backend) {
+    }
+
+    private Validated validate(JobSubmission submission, String idempotencyKey, String requestHash) {
+        List<Violation> violations = new ArrayList<>();
+        checkRequestFields(submission, violations);
+        TaskConfig task = null;
+        ResourceConfig resource = null;
+        ConfigDocuments.Document taskDocument = null;
+        ConfigDocuments.Document resourceDocument = null;
+        try {
+            taskDocument = ConfigDocuments.resolve("taskConfig", submission.taskConfig(), "taskConfigUri", submission.taskConfigUri(), remoteConfigReaders);
+            task = TaskConfigReader.read("taskConfig", taskDocument.yaml());
+        } catch (InvalidRequestException e) {
+            violations.addAll(e.violations());
+        }
+        try {
+            resourceDocument = ConfigDocuments.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri", submission.resourceConfigUri(), remoteConfigReaders);
+            resource = ResourceConfigReader.read("resourceConfig", resourceDocument.yaml());
+        } catch (InvalidRequestException e) {
+            violations.addAll(e.violations());
+        }
+        Backend backend = resource == null || resource.trainer() == null ? null : backendFor(resource.trainer(), violations);
+        if (submission.gpus() != null && resource != null && !(resource.trainer() instanceof TrainerResource.Local)) {
+            violations.add(new Violation("gpus", "only for localTrainerConfig jobs; a Vertex AI job's machines and GPUs "
+                    + "come from its resource config"));
+        }
+        if (!violations.isEmpty() || backend == null) {
+            throw new InvalidRequestException(violations);
+        }
+        JobSubmission.RetryPolicy retry = submission.retryPolicy();
+        JobSpec spec = new JobSpec(submission.jobName(), backend.name(), task, resource, taskDocument.yaml(),
+                resourceDocument.yaml(), taskDocument.source(), resourceDocument.source(),
+                submission.labels() == null ? Map.of() : new TreeMap<>(submission.labels()),
+                submission.priority() == null ? 0 : submission.priority(),
+                Boolean.TRUE.equals(submission.requireGpus()) || submission.gpus() != null, timeoutSeconds(submission, resource),
+                submission.gpus() != null ? submission.gpus()
+                        : resource.trainer() instanceof TrainerResource.Local local ? local.numWorkers() : 1,
+                retry == null || retry.maxAttempts() == null ? 1 : retry.maxAttempts(),
+                retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds(),
+                new TrainerImages(blankToNull(submission.cpuDockerUri()), blankToNull(submission.cudaDockerUri())));
+        Job job = new Job(UUID.randomUUID(), spec, idempotencyKey, requestHash, clock.instant());
+        backend.validate(job);
+        job.recordOutputs(backend.outputUris(job));
+        return new Validated(job, backend);
+    }
+
+    private Backend backendFor(TrainerResource trainer, List<Violation> violations) {
+        for (Backend backend : backends) {
+            if (backend.runs(trainer)) {
+                return backend;
+            }
+        }
+        violations.add(new Violation("resourceConfig.trainerResourceConfig." + trainer.kind(),
+                "no backend of this server runs " + trainer.kind() + " jobs" + howToEnable(trainer)));
+        return null;
+    }
+
+    private static String howToEnable(TrainerResource trainer) {
+        return trainer instanceof TrainerResource.VertexAi || trainer instanceof TrainerResource.VertexAiGraphStore
+                ? " (the Vertex AI backend is off: set trainyard.vertex-ai.project, and optionally region and images, "
+                        + "see the README's Vertex AI section)"
+                : "";
+    }
+
+    private long timeoutSeconds(JobSubmission submission, ResourceConfig resource) {
+        if (submission.timeoutSeconds() != null) {
+            return submission.timeoutSeconds();
+        }
+        if (resource.trainer() instanceof TrainerResource.VertexAi vertex && vertex.timeoutSeconds() != null) {
+            return vertex.timeoutSeconds();
+        }
+        return properties.defaultJobTimeout().toSeconds();
+    }
+
+    private static void checkRequestFields(JobSubmission submission, List<Violation> violations) {
+        if (submission.jobName() == null || submission.jobName().isBlank()) {
+            violations.add(new Violation("jobName", "is required"));
+        } else if (!JOB_NAME.matcher(submission.jobName()).matches()) {
+            violations.add(new Violation("jobName", "must be 1-128 letters, digits, '_', '.' or '-', starting with a letter or digit"));
+        }
+        Map<String, String> labels = submission.labels();
+        if (labels != null) {
+            if (labels.size() > MAX_LABELS) {
+                violations.add(new Violation("labels", "at most " + MAX_LABELS + " labels, got " + labels.size()));
+            }
+            labels.forEach((key, value) -> {
+                if (!LABEL_KEY.matcher(key).matches()) {
+                    violations.add(new Violation("labels." + key, "key must be lowercase letters, digits, '_' or '-', start with a letter, at most 63 characters"));
+                }
+                if (value == null || !LABEL_VALUE.matcher(value).matches()) {
+                    violations.add(new Violation("labels." + key, "value must be lowercase letters, digits, '_' or '-', at most 63 characters"));
+                }
+            });
+        }
+        if (submission.priority() != null && Math.abs(submission.priority()) > MAX_PRIORITY) {
+            violations.add(new Violation("priority", "must be between -" + MAX_PRIORITY + " and " + MAX_PRIORITY));
+        }
+        if (submission.gpus() != null && (submission.gpus() < 1 || submission.gpus() > MAX_GPUS)) {
+            violations.add(new Violation("gpus", "must be between 1 and " + MAX_GPUS));
+        }
+        if (submission.timeoutSeconds() != null
+                && (submission.timeoutSeconds() < 1 || submission.timeoutSeconds() > MAX_TIMEOUT_SECONDS)) {
+            violations.add(new Violation("timeoutSeconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS));
+        }
+        checkImage("cpuDockerUri", submission.cpuDockerUri(), violations);
+        checkImage("cudaDockerUri", submission.cudaDockerUri(), violations);
+        JobSubmission.RetryPolicy retry = submission.retryPolicy();
+        if (retry != null && retry.maxAttempts() != null && (retry.maxAttempts() < 1 || retry.maxAttempts() > MAX_ATTEMPTS)) {
+            violations.add(new Violation("retryPolicy.maxAttempts", "must be between 1 and " + MAX_ATTEMPTS));
+        }
+        if (retry != null && retry.backoffSeconds() != null && (retry.backoffSeconds() < 0 || retry.backoffSeconds() > 86_400)) {
+            violations.add(new Violation("retryPolicy.backoffSeconds", "must be between 0 and 86400"));
+        }
+    }
+
+    private static void checkImage(String field, String image, List<Violation> violations) {
+        if (image != null && !image.isBlank() && !IMAGE.matcher(image).matches()) {
+            violations.add(new Violation(field, "must be a container image reference such as "
+                    + "us-docker.pkg.dev/project/repo/trainer:tag, without spaces, at most 512 characters"));
+        }
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.strip();
+    }
+
+    /** A digest of the request as submitted, to tell an idempotent repeat from a different request. */
+    private static String hash(JobSubmission submission) {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always available", e);
+        }
+        Map<String, String> labels = submission.labels() == null ? null : new TreeMap<>(submission.labels());
+        for (Object field : new Object[] {submission.jobName(), submission.taskConfig(), submission.taskConfigUri(),
+                submission.resourceConfig(), submission.resourceConfigUri(), labels, submission.priority(),
+                submission.gpus(), submission.requireGpus(), submission.timeoutSeconds(), submission.retryPolicy(),
+                submission.cpuDockerUri(), submission.cudaDockerUri()}) {
+            // Length-prefixed, so no two different requests concatenate to the same bytes.
+            byte[] bytes = String.valueOf(field).getBytes(StandardCharsets.UTF_8);
+            digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
+            digest.update((byte) ':');
+            digest.update(bytes);
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+}
