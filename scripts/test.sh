@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/select-jdk.sh
+bash scripts/lint-dockerfiles.sh
 bash runtime/install.sh
 mvn -B --no-transfer-progress verify
 runtime/.venv/bin/python -m pytest runtime/tests
