@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import io.trainyard.validation.Violations;
 
@@ -12,7 +11,8 @@ import io.trainyard.validation.Violations;
  * A position in a parsed YAML document that knows its dotted path. Typed reads never throw: a value of
  * the wrong type is recorded in {@link Violations} and read as absent, so one pass reports every problem.
  *
- * <p>Keys are looked up in camelCase and in snake_case, as GiGL accepts both.
+ * <p>Keys are looked up in camelCase and in snake_case, as GiGL accepts both; which keys may appear at all,
+ * and that none is given in both spellings, {@link KnownFields} checks.
  */
 final class ConfigNode {
 
@@ -45,29 +45,13 @@ final class ConfigNode {
         if (map == null) {
             return new ConfigNode(childPath, null, violations);
         }
-        String snakeName = toSnakeCase(camelName);
-        boolean hasCamel = map.containsKey(camelName);
-        boolean hasSnake = !snakeName.equals(camelName) && map.containsKey(snakeName);
-        if (hasCamel && hasSnake) {
-            violations.add(childPath, "is given twice, as " + camelName + " and as " + snakeName);
-        }
-        return new ConfigNode(childPath, hasCamel ? map.get(camelName) : map.get(snakeName), violations);
+        Object child = map.containsKey(camelName) ? map.get(camelName) : map.get(toSnakeCase(camelName));
+        return new ConfigNode(childPath, child, violations);
     }
 
-    /** The keys present at this node, as written. */
-    Set<String> keys() {
-        Map<String, Object> map = mapOrNull();
-        return map == null ? Set.of() : map.keySet();
-    }
-
-    /** Whether {@code key} as written is one of the given camelCase names in either spelling. */
-    static boolean isOneOf(String key, List<String> camelNames) {
-        for (String name : camelNames) {
-            if (key.equals(name) || key.equals(toSnakeCase(name))) {
-                return true;
-            }
-        }
-        return false;
+    /** The parsed value here, for {@link KnownFields}. */
+    Object value() {
+        return value;
     }
 
     /** A scalar as text (YAML numbers and booleans are accepted and written as GiGL would print them). */
@@ -157,10 +141,12 @@ final class ConfigNode {
         if (map == null) {
             return result;
         }
-        for (Map.Entry<String, Object> entry : map.entrySet()) {
-            String text = new ConfigNode(path + "." + entry.getKey(), entry.getValue(), violations).string();
+        // Keys are written as text: YAML reads an unquoted 1 as a number.
+        for (Map.Entry<?, Object> entry : ((Map<?, Object>) map).entrySet()) {
+            String key = String.valueOf(entry.getKey());
+            String text = new ConfigNode(path + "." + key, entry.getValue(), violations).string();
             if (text != null) {
-                result.put(entry.getKey(), text);
+                result.put(key, text);
             }
         }
         return result;
@@ -196,7 +182,7 @@ final class ConfigNode {
         return snake.toString();
     }
 
-    private static String describe(Object value) {
+    static String describe(Object value) {
         if (value instanceof Map) {
             return "a mapping";
         }

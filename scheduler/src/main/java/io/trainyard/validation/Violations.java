@@ -8,8 +8,12 @@ public final class Violations {
 
     private final List<Violation> found = new ArrayList<>();
 
+    /** Records a violation; the same one found twice (by two checks of one field) is recorded once. */
     public void add(String field, String message) {
-        found.add(new Violation(field, message));
+        Violation violation = new Violation(field, message);
+        if (!found.contains(violation)) {
+            found.add(violation);
+        }
     }
 
     public boolean isEmpty() {
