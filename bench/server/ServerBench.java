@@ -30,7 +30,7 @@ public class ServerBench {
     static final Pattern STARTED = Pattern.compile("\"startedAt\":\"([^\"]+)\"");
     static final String RESOURCE = """
             sharedResourceConfig:
-              commonComputeConfig: {project: bench, region: us-central1, tempAssetsBucket: gs://t, tempRegionalAssetsBucket: gs://r, permAssetsBucket: gs://p, gcpServiceAccountEmail: sa@bench.iam.gserviceaccount.com}
+              commonComputeConfig: {project: bench, region: us-central1, tempAssetsBucket: gs://t, tempRegionalAssetsBucket: gs://r, permAssetsBucket: gs://p, tempAssetsBqDatasetName: bench_temp, embeddingBqDatasetName: bench_embeddings, gcpServiceAccountEmail: sa@bench.iam.gserviceaccount.com, dataflowRunner: DirectRunner}
             trainerResourceConfig:
               localTrainerConfig: {numWorkers: 1}
             """;

@@ -14,8 +14,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the configs of jobs stored before the typed columns existed (V6), once, with the same readers that
- * checked them at submission. A stored config that does not read stops the migration: it passed these rules
- * when it was submitted, so that would be a bug to look at, not something to skip.
+ * checked them at submission, without the rules added since (they passed the rules of their day). A stored
+ * config that does not parse stops the migration: that would be a bug to look at, not something to skip.
  */
 public class V7__ReadStoredConfigs extends BaseJavaMigration {
 
@@ -30,8 +30,8 @@ public class V7__ReadStoredConfigs extends BaseJavaMigration {
                      "update jobs set task = ?::jsonb, resource = ?::jsonb where id = ?");
              ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                update.setString(1, JSON.writeValueAsString(TaskConfigReader.read("taskConfig", rows.getString(2))));
-                update.setString(2, JSON.writeValueAsString(ResourceConfigReader.read("resourceConfig", rows.getString(3))));
+                update.setString(1, JSON.writeValueAsString(TaskConfigReader.readStored(rows.getString(2))));
+                update.setString(2, JSON.writeValueAsString(ResourceConfigReader.readStored(rows.getString(3))));
                 update.setObject(3, rows.getObject(1, UUID.class));
                 update.executeUpdate();
             }

@@ -1,5 +1,6 @@
 package io.trainyard.gigl;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -7,108 +8,145 @@ import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violations;
 
 /**
- * Reads and checks a GiGL resource config with GiGL's own rules (shared compute config complete, buckets
- * on GCS, exactly one trainer resource kind, accelerator type and count consistent), reporting every
- * violation with its field path.
+ * Reads and checks a GiGL resource config with GiGL's own rules (its validator's required fields, buckets on
+ * GCS, accelerator type and count consistent, one trainer resource kind, the deprecated {@code trainer_config}
+ * read first), reporting every violation with its field path.
  */
 public final class ResourceConfigReader {
 
-    private static final List<String> TRAINER_KINDS = List.of("vertexAiTrainerConfig",
-            "vertexAiGraphStoreTrainerConfig", "localTrainerConfig", "customTrainerConfig", "kfpTrainerConfig");
+    /** Fetches the document a {@code shared_resource_config_uri} names, as a submission's own config URIs are. */
+    @FunctionalInterface
+    public interface SharedConfigFetcher {
+
+        /** @throws InvalidRequestException naming {@code field} when the document cannot be read */
+        String fetch(String field, String uri);
+    }
+
+    private static final List<String> TRAINER_KINDS = List.of("vertexAiTrainerConfig", "kfpTrainerConfig",
+            "localTrainerConfig", "vertexAiGraphStoreTrainerConfig", "customTrainerConfig");
+    private static final List<String> DEPRECATED_TRAINER_KINDS = List.of("vertexAiTrainerConfig", "kfpTrainerConfig",
+            "localTrainerConfig");
+    /** GiGL's validator requires each of these to be set (check_if_shared_resource_config_valid). */
+    private static final List<String> REQUIRED_COMMON_FIELDS = List.of("project", "region", "tempAssetsBucket",
+            "tempRegionalAssetsBucket", "permAssetsBucket", "tempAssetsBqDatasetName", "embeddingBqDatasetName",
+            "gcpServiceAccountEmail", "dataflowRunner");
+    private static final List<String> BUCKETS = List.of("tempAssetsBucket", "tempRegionalAssetsBucket", "permAssetsBucket");
     private static final String NO_ACCELERATOR = "ACCELERATOR_TYPE_UNSPECIFIED";
     private static final List<String> RESERVATION_TYPES = List.of("NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION");
 
     private ResourceConfigReader() {
     }
 
-    /** @throws InvalidRequestException listing every violation found */
-    public static ResourceConfig read(String field, String yaml) {
+    /**
+     * @param sharedConfigs fetches the shared resource config a {@code sharedResourceConfigUri} names
+     * @throws InvalidRequestException listing every violation found
+     */
+    public static ResourceConfig read(String field, String yaml, SharedConfigFetcher sharedConfigs) {
+        return read(field, yaml, sharedConfigs, true);
+    }
+
+    /**
+     * The typed reading of a config stored under earlier rules (a migration): it passed the rules of its day,
+     * so what later rules refuse is not refused here. Such configs name their shared resource config inline.
+     */
+    public static ResourceConfig readStored(String yaml) {
+        return read("resourceConfig", yaml, (field, uri) -> {
+            throw new InvalidRequestException(field, "is not read for a stored config");
+        }, false);
+    }
+
+    private static ResourceConfig read(String field, String yaml, SharedConfigFetcher sharedConfigs, boolean enforce) {
         Map<String, Object> document = SafeYamlParser.parseMapping(field, yaml);
         Violations violations = new Violations();
+        KnownFields.check(document, GiglProtos.GIGL_RESOURCE_CONFIG, field, violations);
         ConfigNode root = ConfigNode.root(field, document, violations);
 
-        ConfigNode shared = root.child("sharedResourceConfig");
-        if (!shared.isPresent()) {
-            shared.reject("is required");
+        ConfigNode shared = sharedResourceConfig(root, sharedConfigs, violations);
+        Map<String, String> labels = shared == null ? Map.of() : shared.child("resourceLabels").stringMap();
+        ResourceConfig.CommonComputeConfig compute = null;
+        if (shared != null) {
+            ConfigNode common = shared.child("commonComputeConfig");
+            if (common.isPresent()) {
+                compute = readCommon(common);
+            } else {
+                common.reject("is required");
+            }
         }
-        Map<String, String> labels = shared.child("resourceLabels").stringMap();
-        ConfigNode common = shared.child("commonComputeConfig");
-        if (shared.isPresent() && !common.isPresent()) {
-            common.reject("is required");
-        }
-        ResourceConfig.CommonComputeConfig compute = common.isPresent() ? readCommon(common) : null;
 
-        // GiGL still accepts the deprecated top-level trainer_config and treats it as trainer_resource_config.
-        ConfigNode trainerSection = root.child("trainerResourceConfig");
+        // GiGL reads the deprecated top-level trainer_config first: given beside trainer_resource_config, it wins.
         ConfigNode deprecated = root.child("trainerConfig");
-        if (trainerSection.isPresent() && deprecated.isPresent()) {
-            deprecated.reject("is the deprecated name of trainerResourceConfig; give only one of them");
-        }
-        TrainerResource trainer = readTrainer(trainerSection.isPresent() ? trainerSection : deprecated, root);
+        TrainerResource trainer = deprecated.isPresent()
+                ? readTrainer(deprecated, DEPRECATED_TRAINER_KINDS)
+                : readTrainer(root.child("trainerResourceConfig"), TRAINER_KINDS);
 
-        violations.throwIfAny();
+        if (enforce) {
+            violations.throwIfAny();
+        }
         return new ResourceConfig(labels, compute, trainer);
     }
 
+    /** The inline shared resource config, else the one its URI names (checked against the same proto); null if neither. */
+    private static ConfigNode sharedResourceConfig(ConfigNode root, SharedConfigFetcher sharedConfigs, Violations violations) {
+        ConfigNode inline = root.child("sharedResourceConfig");
+        if (inline.isPresent()) {
+            return inline;
+        }
+        ConfigNode uriNode = root.child("sharedResourceConfigUri");
+        String uri = uriNode.string();
+        if (uri == null || uri.isBlank()) {
+            inline.reject("is required, or sharedResourceConfigUri naming it");
+            return null;
+        }
+        try {
+            Map<String, Object> document = SafeYamlParser.parseMapping(uriNode.path(), sharedConfigs.fetch(uriNode.path(), uri.strip()));
+            KnownFields.check(document, GiglProtos.SHARED_RESOURCE_CONFIG, uriNode.path(), violations);
+            return ConfigNode.root(uriNode.path(), document, violations);
+        } catch (InvalidRequestException e) {
+            e.violations().forEach(violation -> violations.add(violation.field(), violation.message()));
+            return null;
+        }
+    }
+
     private static ResourceConfig.CommonComputeConfig readCommon(ConfigNode common) {
-        String required = "";
-        ResourceConfig.CommonComputeConfig compute = new ResourceConfig.CommonComputeConfig(
-                common.child("project").requiredString(required),
-                common.child("region").requiredString(required),
-                readBucket(common.child("tempAssetsBucket")),
-                readBucket(common.child("tempRegionalAssetsBucket")),
-                readBucket(common.child("permAssetsBucket")),
-                common.child("gcpServiceAccountEmail").requiredString(required));
-        if (compute.gcpServiceAccountEmail() != null && !compute.gcpServiceAccountEmail().contains("@")) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String name : REQUIRED_COMMON_FIELDS) {
+            values.put(name, common.child(name).requiredString(""));
+        }
+        for (String bucket : BUCKETS) {
+            String value = values.get(bucket);
+            if (value != null && !value.startsWith("gs://")) {
+                common.child(bucket).reject("must be a gs:// bucket, got '" + value + "'");
+            }
+        }
+        String serviceAccount = values.get("gcpServiceAccountEmail");
+        if (serviceAccount != null && !serviceAccount.contains("@")) {
             common.child("gcpServiceAccountEmail").reject("must be a service account email address");
         }
-        return compute;
+        return new ResourceConfig.CommonComputeConfig(values.get("project"), values.get("region"),
+                values.get("tempAssetsBucket"), values.get("tempRegionalAssetsBucket"), values.get("permAssetsBucket"),
+                serviceAccount);
     }
 
-    private static String readBucket(ConfigNode node) {
-        String bucket = node.requiredString("");
-        if (bucket != null && !bucket.startsWith("gs://")) {
-            node.reject("must be a gs:// bucket, got '" + bucket + "'");
-        }
-        return bucket;
-    }
-
-    private static TrainerResource readTrainer(ConfigNode section, ConfigNode root) {
-        if (!section.isPresent()) {
-            root.child("trainerResourceConfig").reject("is required: one of " + TRAINER_KINDS);
-            return null;
-        }
-        List<String> kinds = section.keys().stream().toList();
-        for (String key : kinds) {
-            if (!ConfigNode.isOneOf(key, TRAINER_KINDS)) {
-                section.reject("has an unknown trainer resource kind '" + key + "'; expected one of " + TRAINER_KINDS);
-            }
-        }
-        List<String> known = kinds.stream().filter(key -> ConfigNode.isOneOf(key, TRAINER_KINDS)).toList();
-        if (known.size() > 1) {
-            section.reject("must hold exactly one trainer resource kind, found " + known);
-            return null;
-        }
-        if (known.isEmpty()) {
-            if (kinds.isEmpty()) {
-                section.reject("must hold one trainer resource kind: one of " + TRAINER_KINDS);
-            }
-            return null;
-        }
-        for (String kind : TRAINER_KINDS) {
+    /** The kind the section holds (a second one is a oneof violation, reported by {@link KnownFields}). */
+    private static TrainerResource readTrainer(ConfigNode section, List<String> kinds) {
+        for (String kind : kinds) {
             ConfigNode node = section.child(kind);
             if (node.isPresent()) {
                 return readKind(kind, node);
             }
         }
+        section.reject((section.isPresent() ? "must hold a trainer resource kind: one of " : "is required: one of ") + kinds);
         return null;
     }
 
     private static TrainerResource readKind(String kind, ConfigNode node) {
         return switch (kind) {
             case "localTrainerConfig" -> {
-                Long workers = node.child("numWorkers").integer(1);
-                yield new TrainerResource.Local(workers == null ? 1 : workers.intValue());
+                Long workers = node.child("numWorkers").integer(0);
+                if (workers == null || workers == 0) {
+                    node.child("numWorkers").reject("is required: GiGL's validator needs the number of trainer processes");
+                }
+                yield new TrainerResource.Local(workers == null || workers == 0 ? 1 : workers.intValue());
             }
             case "vertexAiTrainerConfig" -> readVertex(node);
             case "vertexAiGraphStoreTrainerConfig" -> {
@@ -129,25 +167,36 @@ public final class ResourceConfigReader {
         };
     }
 
+    /** GiGL's validator: machine type, GPU type and replicas set, a GPU count exactly when there is a GPU type. */
     private static TrainerResource.VertexAi readVertex(ConfigNode node) {
         String machineType = node.child("machineType").requiredString("");
-        String gpuType = node.child("gpuType").string();
+        String gpuType = node.child("gpuType").requiredString(" (" + NO_ACCELERATOR + " for a machine without GPUs)");
         Long gpuLimit = node.child("gpuLimit").integer(0);
-        Long replicas = node.child("numReplicas").integer(1);
-        Long timeout = node.child("timeout").integer(1);
-        Long bootDisk = node.child("bootDiskSizeGb").integer(1);
-        boolean noAccelerator = gpuType == null || gpuType.isBlank() || gpuType.equals(NO_ACCELERATOR);
-        if (noAccelerator && gpuLimit != null && gpuLimit > 0) {
-            node.child("gpuLimit").reject("must be 0 when gpuType is " + NO_ACCELERATOR + " or absent, got " + gpuLimit);
+        Long replicas = node.child("numReplicas").integer(0);
+        if (replicas == null || replicas == 0) {
+            node.child("numReplicas").reject("is required: at least 1");
         }
-        if (!noAccelerator && (gpuLimit == null || gpuLimit == 0)) {
+        if (NO_ACCELERATOR.equals(gpuType) && gpuLimit != null && gpuLimit > 0) {
+            node.child("gpuLimit").reject("must be 0 when gpuType is " + NO_ACCELERATOR + ", got " + gpuLimit);
+        }
+        if (gpuType != null && !NO_ACCELERATOR.equals(gpuType) && (gpuLimit == null || gpuLimit == 0)) {
             node.child("gpuLimit").reject("must be at least 1 when gpuType is " + gpuType);
         }
-        return new TrainerResource.VertexAi(machineType, noAccelerator ? NO_ACCELERATOR : gpuType,
-                gpuLimit == null ? 0 : gpuLimit.intValue(), replicas == null ? 1 : replicas.intValue(), timeout,
-                node.child("gcpRegionOverride").string(), node.child("schedulingStrategy").string(),
-                bootDisk == null ? null : bootDisk.intValue(), readReservationAffinity(node.child("reservationAffinity")),
-                node.child("tensorboardResourceName").string());
+        return new TrainerResource.VertexAi(machineType, gpuType == null ? NO_ACCELERATOR : gpuType,
+                gpuLimit == null ? 0 : gpuLimit.intValue(), replicas == null || replicas == 0 ? 1 : replicas.intValue(),
+                setOrNull(node.child("timeout")), node.child("gcpRegionOverride").string(),
+                node.child("schedulingStrategy").string(), intOrNull(setOrNull(node.child("bootDiskSizeGb"))),
+                readReservationAffinity(node.child("reservationAffinity")), node.child("tensorboardResourceName").string());
+    }
+
+    /** A uint32 field of GiGL's: zero is proto3's unset, so GiGL takes its default for it. */
+    private static Long setOrNull(ConfigNode node) {
+        Long value = node.integer(0);
+        return value == null || value == 0 ? null : value;
+    }
+
+    private static Integer intOrNull(Long value) {
+        return value == null ? null : Math.toIntExact(Math.min(value, Integer.MAX_VALUE));
     }
 
     /** GiGL's rules: a type from the three Vertex knows; reservation names with, and only with, SPECIFIC_RESERVATION. */

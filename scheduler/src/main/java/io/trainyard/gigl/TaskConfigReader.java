@@ -7,7 +7,11 @@ import java.util.Map;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violations;
 
-/** Reads and checks a GiGL task config, reporting every violation with its field path. */
+/**
+ * Reads and checks a GiGL task config, template or frozen, reporting every violation with its field path. A
+ * template's unset {@code trainedModelMetadata} URIs are left unset here: the backend's layout fills them
+ * ({@link TemplateConfig}), as GiGL's config populator does before the trainer starts.
+ */
 public final class TaskConfigReader {
 
     private static final String GLT_FLAG = "should_run_glt_backend";
@@ -21,8 +25,21 @@ public final class TaskConfigReader {
      * @throws InvalidRequestException listing every violation found
      */
     public static TaskConfig read(String field, String yaml) {
+        return read(field, yaml, true);
+    }
+
+    /**
+     * The typed reading of a config stored under earlier rules (a migration): it passed the rules of its day,
+     * so what later rules refuse is not refused here.
+     */
+    public static TaskConfig readStored(String yaml) {
+        return read("taskConfig", yaml, false);
+    }
+
+    private static TaskConfig read(String field, String yaml, boolean enforce) {
         Map<String, Object> document = SafeYamlParser.parseMapping(field, yaml);
         Violations violations = new Violations();
+        KnownFields.check(document, GiglProtos.GBML_CONFIG, field, violations);
         ConfigNode root = ConfigNode.root(field, document, violations);
 
         TaskKind taskKind = readTaskKind(root.child("taskMetadata"));
@@ -43,11 +60,9 @@ public final class TaskConfigReader {
         boolean skipTraining = shared.child("shouldSkipTraining").bool(false);
         boolean skipEvaluation = shared.child("shouldSkipModelEvaluation").bool(false);
         ConfigNode metadata = shared.child("trainedModelMetadata");
-        TrainedModelMetadata outputs = new TrainedModelMetadata(
-                readUri(metadata.child("trainedModelUri"), !skipTraining),
-                readUri(metadata.child("scriptedModelUri"), false),
-                readUri(metadata.child("evalMetricsUri"), false),
-                readUri(metadata.child("tensorboardLogsUri"), false));
+        TrainedModelMetadata outputs = new TrainedModelMetadata(readUri(metadata.child("trainedModelUri")),
+                readUri(metadata.child("scriptedModelUri")), readUri(metadata.child("evalMetricsUri")),
+                readUri(metadata.child("tensorboardLogsUri")));
 
         ConfigNode trainer = root.child("trainerConfig");
         String command = glt
@@ -61,32 +76,23 @@ public final class TaskConfigReader {
                 ? new TaskConfig.GraphStoreStorage(storage.child("command").string(), storage.child("storageArgs").stringMap())
                 : null;
 
-        violations.throwIfAny();
+        if (enforce) {
+            violations.throwIfAny();
+        }
         return new TaskConfig(taskKind, command, trainerArgs, clsPath, logToTensorboard, glt, skipTraining,
                 skipEvaluation, outputs, graphStoreStorage);
     }
 
+    /** GiGL's validator needs a task kind; two of them are a oneof, which {@link KnownFields} reports. */
     private static TaskKind readTaskKind(ConfigNode taskMetadata) {
-        if (!taskMetadata.isPresent()) {
-            taskMetadata.reject("is required: one of " + Arrays.stream(TaskKind.values()).map(TaskKind::fieldName).toList());
-            return null;
-        }
-        TaskKind found = null;
         for (TaskKind kind : TaskKind.values()) {
             if (taskMetadata.child(kind.fieldName()).isPresent()) {
-                if (found != null) {
-                    taskMetadata.reject("must hold exactly one task kind, found " + found.fieldName() + " and " + kind.fieldName());
-                }
-                found = kind;
+                return kind;
             }
         }
-        if (found == null && !taskMetadata.keys().isEmpty()) {
-            taskMetadata.reject("has an unknown task kind " + taskMetadata.keys() + "; expected one of "
-                    + Arrays.stream(TaskKind.values()).map(TaskKind::fieldName).toList());
-        } else if (found == null) {
-            taskMetadata.reject("must hold one task kind");
-        }
-        return found;
+        taskMetadata.reject((taskMetadata.isPresent() ? "must hold a task kind: one of " : "is required: one of ")
+                + Arrays.stream(TaskKind.values()).map(TaskKind::fieldName).toList());
+        return null;
     }
 
     /** The legacy (tabularized) path names the user's trainer class; GiGL refuses to train without it. */
@@ -101,8 +107,8 @@ public final class TaskConfigReader {
         return chosen;
     }
 
-    private static String readUri(ConfigNode node, boolean required) {
-        String uri = required ? node.requiredString(" to save the trained model") : node.string();
+    private static String readUri(ConfigNode node) {
+        String uri = node.string();
         if (uri != null && uri.contains("://") && SUPPORTED_SCHEMES.stream().noneMatch(uri::startsWith)) {
             node.reject("'" + uri + "' has an unsupported scheme; use a local path, file:// or gs://");
         }

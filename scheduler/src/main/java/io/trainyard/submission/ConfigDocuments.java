@@ -31,10 +31,11 @@ final class ConfigDocuments {
         if (hasInline == hasUri) {
             throw new InvalidRequestException(inlineField, "give exactly one of " + inlineField + " (YAML text) or " + uriField);
         }
-        return hasInline ? new Document(inline, null) : new Document(read(uriField, uri.strip(), remoteReaders), uri.strip());
+        return hasInline ? new Document(inline, null) : new Document(fetch(uriField, uri.strip(), remoteReaders), uri.strip());
     }
 
-    private static String read(String field, String uri, List<RemoteConfigReader> remoteReaders) {
+    /** The text of the document at {@code uri}: a local path, file://, or what a remote reader handles. */
+    static String fetch(String field, String uri, List<RemoteConfigReader> remoteReaders) {
         for (RemoteConfigReader reader : remoteReaders) {
             if (reader.reads(uri)) {
                 return reader.read(field, uri, SafeYamlParser.MAX_DOCUMENT_CHARS);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class ConfigReadersTest {
 
-    private static final String COMMON = """
+    static final String COMMON = """
             sharedResourceConfig:
               resourceLabels: {cost_resource_group: gnn}
               commonComputeConfig:
@@ -18,8 +18,17 @@ class ConfigReadersTest {
                 tempAssetsBucket: gs://t
                 tempRegionalAssetsBucket: gs://r
                 permAssetsBucket: gs://p
+                tempAssetsBqDatasetName: temp
+                embeddingBqDatasetName: embeddings
                 gcpServiceAccountEmail: sa@p.iam.gserviceaccount.com
+                dataflowRunner: DataflowRunner
             """;
+
+    static ResourceConfig readResource(String yaml) {
+        return ResourceConfigReader.read("resourceConfig", yaml, (field, uri) -> {
+            throw new InvalidRequestException(field, "no such document: " + uri);
+        });
+    }
 
     @Test
     void snakeAndCamelCaseReadTheSameAndYaml11ScalarsAreGiglsTypes() {
@@ -59,7 +68,7 @@ class ConfigReadersTest {
 
     @Test
     void resourceConfigRulesFollowGigl() {
-        ResourceConfig deprecated = ResourceConfigReader.read("resourceConfig", COMMON + """
+        ResourceConfig deprecated = readResource(COMMON + """
                 trainer_config:
                   vertex_ai_trainer_config: {machine_type: n1-standard-16, gpu_type: NVIDIA_TESLA_T4, gpu_limit: 2, num_replicas: 3}
                 """);
@@ -68,17 +77,17 @@ class ConfigReadersTest {
             assertThat(vertex.numReplicas()).isEqualTo(3);
         });
 
-        assertThatThrownBy(() -> ResourceConfigReader.read("resourceConfig", COMMON + """
+        assertThatThrownBy(() -> readResource(COMMON + """
                 trainerResourceConfig:
-                  vertexAiTrainerConfig: {machineType: n1-standard-16, gpuType: NVIDIA_TESLA_T4, gpuLimit: 0}
+                  vertexAiTrainerConfig: {machineType: n1-standard-16, gpuType: NVIDIA_TESLA_T4, gpuLimit: 0, numReplicas: 1}
                 """)).isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations())
                 .extracting(Violation::field).containsExactly("resourceConfig.trainerResourceConfig.vertexAiTrainerConfig.gpuLimit"));
 
-        assertThatThrownBy(() -> ResourceConfigReader.read("resourceConfig", COMMON + """
+        assertThatThrownBy(() -> readResource(COMMON + """
                 trainerResourceConfig:
                   localTrainerConfig: {numWorkers: 1}
                   kfpTrainerConfig: {}
-                """)).hasMessageContaining("exactly one trainer resource kind");
+                """)).hasMessageContaining("resourceConfig.trainerResourceConfig: sets localTrainerConfig and kfpTrainerConfig, which are one of a oneof");
     }
 
     @Test

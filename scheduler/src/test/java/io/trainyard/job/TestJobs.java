@@ -11,15 +11,24 @@ import io.trainyard.testing.JobBodies;
 /** Jobs for the domain's tests, as a submission makes them (shared with the backends' tests in the test jar). */
 public final class TestJobs {
 
+    /** For configs that name their shared resource config inline: a URI is a test's mistake. */
+    public static final ResourceConfigReader.SharedConfigFetcher NO_SHARED_CONFIG_URIS = (field, uri) -> {
+        throw new AssertionError(field + " names " + uri + "; the tests' configs name their shared resource config inline");
+    };
+
     private TestJobs() {
     }
 
     /** A valid job of {@code workers} trainer processes on {@code backend}, not stored yet. */
     public static Job job(String name, String backend, int workers, int maxAttempts) {
-        String task = JobBodies.taskConfig("print('hello')", "outputs/model.pt");
+        return job(name, backend, workers, maxAttempts, JobBodies.taskConfig("print('hello')", "outputs/model.pt"));
+    }
+
+    /** The same with a task config of the test's own. */
+    public static Job job(String name, String backend, int workers, int maxAttempts, String task) {
         String resource = JobBodies.RESOURCE_CONFIG.formatted(workers);
         JobSpec spec = new JobSpec(name, backend, TaskConfigReader.read("taskConfig", task),
-                ResourceConfigReader.read("resourceConfig", resource), task, resource, null, null, Map.of(), 0, false,
+                ResourceConfigReader.read("resourceConfig", resource, NO_SHARED_CONFIG_URIS), task, resource, null, null, Map.of(), 0, false,
                 3600, workers, maxAttempts, 0, TrainerImages.SERVER_DEFAULTS);
         return new Job(UUID.randomUUID(), spec, null, null, Instant.now());
     }

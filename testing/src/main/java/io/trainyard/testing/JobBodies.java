@@ -21,7 +21,10 @@ public final class JobBodies {
                 temp_assets_bucket: gs://test-temp
                 temp_regional_assets_bucket: gs://test-temp-regional
                 perm_assets_bucket: gs://test-perm
+                temp_assets_bq_dataset_name: trainyard_tests_temp
+                embedding_bq_dataset_name: trainyard_tests_embeddings
                 gcp_service_account_email: trainer@test-project.iam.gserviceaccount.com
+                dataflow_runner: DirectRunner
             trainer_resource_config:
               local_trainer_config:
                 num_workers: %d
