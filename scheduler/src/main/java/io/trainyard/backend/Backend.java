@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 
@@ -34,6 +35,13 @@ public interface Backend {
      * @throws io.trainyard.validation.InvalidRequestException for a job this backend cannot run as given
      */
     LaunchPlan plan(Job job);
+
+    /**
+     * GiGL's trainer asset folder of a job with this name and resource config: a template task config's unset
+     * {@code trainedModelMetadata} URIs are placed under it in GiGL's layout, and it is deleted before a run
+     * that trains.
+     */
+    String trainerAssetFolder(String jobName, ResourceConfig resource);
 
     /** Where the job's outputs end up, by {@code trainedModelMetadata} field name, as absolute URIs. */
     Map<String, String> outputUris(Job job);

@@ -24,6 +24,24 @@ public record TaskConfig(
         TrainedModelMetadata trainedModelMetadata,
         GraphStoreStorage graphStoreStorage) {
 
+    /** Why a job whose config skips both training and evaluation succeeds without launching anything. */
+    public static final String NOTHING_TO_LAUNCH = "sharedConfig skips both training and model evaluation: GiGL's "
+            + "trainer exits without launching anything";
+
+    /**
+     * GiGL's trainer exits at once, launching nothing and deleting nothing, when a config skips both
+     * training and model evaluation.
+     */
+    public boolean launchesNothing() {
+        return shouldSkipTraining && shouldSkipModelEvaluation;
+    }
+
+    /** This config with its {@code trainedModelMetadata} replaced (a template's URIs filled). */
+    public TaskConfig withTrainedModelMetadata(TrainedModelMetadata filled) {
+        return new TaskConfig(taskKind, trainerCommand, trainerArgs, trainerClsPath, shouldLogToTensorboard,
+                shouldRunGltBackend, shouldSkipTraining, shouldSkipModelEvaluation, filled, graphStoreStorage);
+    }
+
     /** {@code graphStoreStorageConfig}: the storage pool's program and its {@code --k=v} arguments. */
     public record GraphStoreStorage(String command, Map<String, String> storageArgs) {
     }

@@ -10,9 +10,12 @@ import io.swagger.v3.oas.annotations.media.Schema;
  */
 @Schema(description = "A GiGL trainer job: a job name, a frozen task config and a resource config, each inline or by URI")
 public record JobSubmission(
-        @Schema(description = "GiGL's AppliedTaskIdentifier, passed to the trainer as --job_name", example = "cora_link_prediction")
+        @Schema(description = "GiGL's AppliedTaskIdentifier, passed to the trainer as --job_name; GiGL's rule: a lowercase "
+                + "letter, then lowercase letters, digits or '_', ending in a letter or digit, at most 51 characters",
+                example = "cora_link_prediction")
         String jobName,
-        @Schema(description = "The frozen GbmlConfig as YAML text (camelCase or snake_case keys)")
+        @Schema(description = "The GbmlConfig as YAML text (camelCase or snake_case keys), frozen or a template whose unset "
+                + "trainedModelMetadata URIs are filled as GiGL's config populator fills them")
         String taskConfig,
         @Schema(description = "Absolute local path or file:// URI of the task config (instead of taskConfig)")
         String taskConfigUri,

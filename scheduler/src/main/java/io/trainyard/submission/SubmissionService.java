@@ -16,10 +16,13 @@ import java.util.regex.Pattern;
 import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.LaunchPlan;
+import io.trainyard.gigl.GiglCompatibility;
 import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.ResourceConfigReader;
 import io.trainyard.gigl.TaskConfig;
 import io.trainyard.gigl.TaskConfigReader;
+import io.trainyard.gigl.TemplateConfig;
+import io.trainyard.gigl.TrainedModelMetadata;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobConflictException;
@@ -40,7 +43,8 @@ import org.springframework.stereotype.Service;
 @Service
 public class SubmissionService {
 
-    private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,127}");
+    /** GiGL's job-name rule (its validator's name check): the name becomes cluster, path and label parts. */
+    private static final Pattern JOB_NAME = Pattern.compile("[a-z](?:[_a-z0-9]{0,49}[a-z0-9])?");
     private static final Pattern LABEL_KEY = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
     private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9_-]{0,63}");
     private static final int MAX_LABELS = 64;
@@ -95,6 +99,9 @@ public class SubmissionService {
     /** Validates and answers what would be launched, storing nothing. */
     public LaunchPlan dryRun(JobSubmission submission) {
         Validated validated = validate(submission, null, null);
+        if (validated.job().getTask().launchesNothing()) {
+            return new LaunchPlan(validated.backend().name(), Map.of("nothingToLaunch", TaskConfig.NOTHING_TO_LAUNCH), null, List.of());
+        }
         return validated.backend().plan(validated.job());
     }
 
@@ -127,9 +134,13 @@ public class SubmissionService {
         }
         try {
             resourceDocument = ConfigDocuments.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri", submission.resourceConfigUri(), remoteConfigReaders);
-            resource = ResourceConfigReader.read("resourceConfig", resourceDocument.yaml());
+            resource = ResourceConfigReader.read("resourceConfig", resourceDocument.yaml(),
+                    (field, uri) -> ConfigDocuments.fetch(field, uri, remoteConfigReaders));
         } catch (InvalidRequestException e) {
             violations.addAll(e.violations());
+        }
+        if (task != null && resource != null) {
+            violations.addAll(GiglCompatibility.check(task, resource));
         }
         Backend backend = resource == null || resource.trainer() == null ? null : backendFor(resource.trainer(), violations);
         if (submission.gpus() != null && resource != null && !(resource.trainer() instanceof TrainerResource.Local)) {
@@ -139,8 +150,11 @@ public class SubmissionService {
         if (!violations.isEmpty() || backend == null) {
             throw new InvalidRequestException(violations);
         }
+        // The trainer receives the config as GiGL's config populator completes a template: outputs filled.
+        TemplateConfig.Frozen frozen = TemplateConfig.fill("taskConfig", taskDocument.yaml(), task,
+                TrainedModelMetadata.giglLayoutUnder(backend.trainerAssetFolder(submission.jobName(), resource)));
         JobSubmission.RetryPolicy retry = submission.retryPolicy();
-        JobSpec spec = new JobSpec(submission.jobName(), backend.name(), task, resource, taskDocument.yaml(),
+        JobSpec spec = new JobSpec(submission.jobName(), backend.name(), frozen.task(), resource, frozen.yaml(),
                 resourceDocument.yaml(), taskDocument.source(), resourceDocument.source(),
                 submission.labels() == null ? Map.of() : new TreeMap<>(submission.labels()),
                 submission.priority() == null ? 0 : submission.priority(),
@@ -178,8 +192,14 @@ public class SubmissionService {
         if (submission.timeoutSeconds() != null) {
             return submission.timeoutSeconds();
         }
-        if (resource.trainer() instanceof TrainerResource.VertexAi vertex && vertex.timeoutSeconds() != null) {
-            return vertex.timeoutSeconds();
+        TrainerResource.VertexAi timed = switch (resource.trainer()) {
+            case TrainerResource.VertexAi vertex -> vertex;
+            // GiGL takes a graph-store job's timeout from its compute pool.
+            case TrainerResource.VertexAiGraphStore graphStore -> graphStore.computePool();
+            default -> null;
+        };
+        if (timed != null && timed.timeoutSeconds() != null) {
+            return timed.timeoutSeconds();
         }
         return properties.defaultJobTimeout().toSeconds();
     }
@@ -188,7 +208,8 @@ public class SubmissionService {
         if (submission.jobName() == null || submission.jobName().isBlank()) {
             violations.add(new Violation("jobName", "is required"));
         } else if (!JOB_NAME.matcher(submission.jobName()).matches()) {
-            violations.add(new Violation("jobName", "must be 1-128 letters, digits, '_', '.' or '-', starting with a letter or digit"));
+            violations.add(new Violation("jobName", "must follow GiGL's job-name rule: a lowercase letter, then lowercase "
+                    + "letters, digits or '_', ending in a letter or digit, at most 51 characters"));
         }
         Map<String, String> labels = submission.labels();
         if (labels != null) {

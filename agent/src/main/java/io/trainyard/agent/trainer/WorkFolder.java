@@ -10,6 +10,9 @@ import java.util.UUID;
  */
 public record WorkFolder(Path root) {
 
+    /** GiGL's trainer asset folder, relative to the work folder (as GiGL's is to the job's perm assets). */
+    public static final String TRAINER_ASSETS = "trainer";
+
     public static WorkFolder of(Path dataDir, UUID jobId) {
         return new WorkFolder(dataDir.resolve("jobs").resolve(jobId.toString()));
     }
@@ -24,7 +27,7 @@ public record WorkFolder(Path root) {
 
     /** GiGL's trainer asset folder: deleted before each training run like the configured outputs. */
     public Path trainerAssets() {
-        return root.resolve("trainer");
+        return root.resolve(TRAINER_ASSETS);
     }
 
     public Path attempt(int attempt) {

@@ -22,6 +22,7 @@ import io.trainyard.backend.local.placement.AgentCapacity;
 import io.trainyard.backend.local.placement.Demand;
 import io.trainyard.backend.local.placement.Placer;
 import io.trainyard.backend.local.placement.PoolCapacity;
+import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
@@ -125,6 +126,12 @@ public class LocalBackend implements Backend {
             }
         }
         return new LaunchPlan(NAME, placement, folder.root().toString(), workers);
+    }
+
+    /** Relative to the work folder, which is the trainer's working directory on whichever host runs it. */
+    @Override
+    public String trainerAssetFolder(String jobName, ResourceConfig resource) {
+        return WorkFolder.TRAINER_ASSETS;
     }
 
     @Override
