@@ -14,6 +14,7 @@ import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
+import io.trainyard.gigl.TaskConfig;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
@@ -127,6 +128,11 @@ public class Dispatcher extends BackgroundLoop {
             double ageingSeconds = Math.max(1, properties.priorityAgeing().toSeconds());
             PlacementPass pass = backend.beginPass();
             for (Job job : jobs.lockQueued(backend.name(), ageingSeconds, CLAIM_BATCH)) {
+                if (job.getTask().launchesNothing()) {
+                    transitions.succeedQueued(job, TaskConfig.NOTHING_TO_LAUNCH);
+                    settledAny = true;
+                    continue;
+                }
                 switch (pass.place(job)) {
                     case PlacementDecision.Placed placed -> {
                         transitions.start(job, placed.node(), placed.placement());

@@ -17,10 +17,13 @@ public enum JobState {
         return TERMINAL.contains(this);
     }
 
-    /** The state machine; a retry is the only way out of a terminal state. */
+    /**
+     * The state machine; a retry is the only way out of a terminal state. A queued job succeeds without
+     * starting when it has nothing to run (GiGL's trainer skipping both training and evaluation).
+     */
     public boolean canMoveTo(JobState next) {
         return switch (this) {
-            case QUEUED -> next == STARTING || next == CANCELLED || next == FAILED;
+            case QUEUED -> next == STARTING || next == CANCELLED || next == FAILED || next == SUCCEEDED;
             case STARTING -> next == RUNNING || next == CANCELLING || next == FAILED || next == CANCELLED;
             case RUNNING -> next == CANCELLING || next.isTerminal();
             case CANCELLING -> next.isTerminal();

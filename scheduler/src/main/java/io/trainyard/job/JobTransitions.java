@@ -49,6 +49,12 @@ public class JobTransitions {
                 Duration.between(lockedJob.getQueuedAt(), now));
     }
 
+    /** Ends a job locked by the caller's transaction that has nothing to run, without starting it. */
+    @Transactional
+    public void succeedQueued(Job lockedJob, String message) {
+        apply(lockedJob, JobState.SUCCEEDED, null, message, clock.instant(), null);
+    }
+
     /** Fails a job locked by the caller's transaction before it ever ran. */
     @Transactional
     public void failQueued(Job lockedJob, FailureCause cause, String message) {

@@ -15,6 +15,7 @@ import io.trainyard.backend.Backend;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
+import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
@@ -23,6 +24,7 @@ import io.trainyard.job.JobState;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.job.Placement;
 import io.trainyard.job.TestJobs;
+import io.trainyard.testing.JobBodies;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -71,6 +73,11 @@ class DispatcherTest {
         @Override
         public LaunchPlan plan(Job job) {
             return new LaunchPlan(name(), Map.of(), "", List.of());
+        }
+
+        @Override
+        public String trainerAssetFolder(String jobName, ResourceConfig resource) {
+            return "trainer";
         }
 
         @Override
@@ -159,6 +166,19 @@ class DispatcherTest {
 
         backend.fitting.add("big");
         await().atMost(SOON).until(() -> backend.launched.containsAll(List.of(big, smallLate)));
+    }
+
+    // GiGL's trainer returns at once when both are skipped (gigl/src/training/trainer.py, Trainer.run).
+    @Test
+    void aJobThatSkipsTrainingAndEvaluationSucceedsWithoutBeingPlacedOrLaunched() {
+        backend.fitting.add("skips_everything");
+        Job job = TestJobs.job("skips_everything", "test", 1, 1, JobBodies.taskConfig("print('never run')", "outputs/model.pt")
+                .replace("sharedConfig:", "sharedConfig:\n  shouldSkipTraining: true\n  shouldSkipModelEvaluation: true"));
+        UUID id = transitions.create(job).getId();
+
+        await().atMost(SOON).until(() -> queries.get(id).getState() == JobState.SUCCEEDED);
+        assertThat(queries.get(id).getNodeId()).isNull();
+        assertThat(backend.launched).doesNotContain(id);
     }
 
     private UUID submit(String name) {
