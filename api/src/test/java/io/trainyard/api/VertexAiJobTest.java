@@ -18,7 +18,6 @@ import com.google.cloud.aiplatform.v1.JobState;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
-import com.google.cloud.storage.contrib.nio.testing.LocalStorageHelper;
 import com.google.logging.type.LogSeverity;
 import com.google.rpc.Code;
 import io.trainyard.backend.vertexai.FakeCloudLogging;
@@ -27,6 +26,7 @@ import io.trainyard.testing.ApiClient;
 import io.trainyard.testing.ApiClient.SseEvent;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.VertexAiFakes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,6 +47,7 @@ class VertexAiJobTest {
     @TempDir
     static Path dataDir;
     static String databaseUrl;
+    static VertexAiFakes fakes;
     static FakeVertex vertex;
     static FakeCloudLogging logging;
     static Storage storage;
@@ -55,20 +56,16 @@ class VertexAiJobTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        vertex = new FakeVertex();
-        logging = new FakeCloudLogging();
-        storage = LocalStorageHelper.getOptions().getService();
+        fakes = new VertexAiFakes();
+        vertex = fakes.vertex;
+        logging = fakes.logging;
+        storage = fakes.storage;
         databaseUrl = TestDatabase.newDatabaseUrl();
         startTrainyard();
     }
 
     private static void startTrainyard() {
-        server = RunningServer.start(context -> context.registerBean("inMemoryStorage", Storage.class, () -> storage),
-                databaseUrl, dataDir, "vertex-node",
-                "--trainyard.vertex-ai.project=test-project",
-                "--trainyard.vertex-ai.emulator=true",
-                "--trainyard.vertex-ai.api-endpoint=" + vertex.endpoint(),
-                "--trainyard.vertex-ai.logging-endpoint=" + logging.endpoint(),
+        server = fakes.startServer(databaseUrl, dataDir, "vertex-node",
                 "--trainyard.vertex-ai.cpu-image=" + CPU_IMAGE,
                 "--trainyard.vertex-ai.tensorboard=projects/test-project/locations/us-central1/tensorboards/77",
                 "--trainyard.vertex-ai.poll-interval=" + POLL.toMillis() + "ms",
@@ -83,8 +80,7 @@ class VertexAiJobTest {
     @AfterAll
     static void stopServer() {
         server.close();
-        vertex.close();
-        logging.close();
+        fakes.close();
     }
 
     static String taskConfig(String jobName, boolean skipTraining) {
@@ -115,10 +111,14 @@ class VertexAiJobTest {
                 tempAssetsBucket: gs://test-temp
                 tempRegionalAssetsBucket: gs://test-temp-regional
                 permAssetsBucket: gs://test-perm
+                tempAssetsBqDatasetName: trainyard_tests_temp
+                embeddingBqDatasetName: trainyard_tests_embeddings
                 gcpServiceAccountEmail: trainer@test-project.iam.gserviceaccount.com
+                dataflowRunner: DataflowRunner
             trainerResourceConfig:
               vertexAiTrainerConfig:
                 machineType: n1-standard-4
+                gpuType: ACCELERATOR_TYPE_UNSPECIFIED
                 numReplicas: 2
             """;
 
@@ -168,12 +168,20 @@ class VertexAiJobTest {
         assertThat(plan.status()).isEqualTo(200);
         JsonNode request = plan.body().get("customJobRequest");
         String id = request.get("customJob").get("labels").get("trainyard_job_id").asString();
-        assertThat(request).isEqualTo(ApiClient.JSON.readTree(DRY_RUN_REQUEST.replace("<id>", id)));
+        // GiGL's launcher names the leader's address file by the launch time; a dry run's is now.
+        String leaderAddress = request.get("customJob").get("jobSpec").get("workerPoolSpecs").get(0).get("containerSpec")
+                .get("env").get(0).get("value").asString();
+        assertThat(leaderAddress).matches("gs://test-temp-regional/gigl_train_vertex_dry_run/\\d{8}-\\d{6}/leader_worker_internal_ip.txt");
+        assertThat(request).isEqualTo(ApiClient.JSON.readTree(DRY_RUN_REQUEST.replace("<id>", id).replace("<leader>", leaderAddress)));
         assertThat(vertex.jobs()).noneMatch(job -> job.getDisplayName().equals("gigl_train_vertex_dry_run"));
         assertThat(api.get("/jobs?namePrefix=vertex_dry_run").body().get("jobs")).isEmpty();
     }
 
-    /** GiGL's request: leader pool of one replica plus numReplicas-1, CPU image, 24 h default timeout. */
+    /**
+     * GiGL's request (gigl/src/common/vertex_ai_launcher.py, gigl/common/services/vertex_ai.py): leader pool of one
+     * replica plus numReplicas-1, CPU image, GiGL's runtime environment with its release CUDA image where the server
+     * names none, 24 h default timeout; TensorBoard's base directory is the parent of the filled tensorboardLogsUri.
+     */
     static final String DRY_RUN_REQUEST = """
             {
               "parent": "projects/test-project/locations/us-central1",
@@ -205,6 +213,10 @@ class VertexAiJobTest {
                         ],
                         "env": [
                           {
+                            "name": "LEADER_WORKER_INTERNAL_IP_FILE_PATH",
+                            "value": "<leader>"
+                          },
+                          {
                             "name": "TF_CPP_MIN_LOG_LEVEL",
                             "value": "3"
                           },
@@ -223,6 +235,14 @@ class VertexAiJobTest {
                           {
                             "name": "GIGL_COMPONENT",
                             "value": "Trainer"
+                          },
+                          {
+                            "name": "GIGL_CPU_DOCKER_URI",
+                            "value": "us-docker.pkg.dev/test-project/gigl/src-cpu:1.0"
+                          },
+                          {
+                            "name": "GIGL_CUDA_DOCKER_URI",
+                            "value": "us-central1-docker.pkg.dev/external-snap-ci-github-gigl/public-gigl/src-cuda:0.0.9.dev20251005191521"
                           }
                         ]
                       }
@@ -251,6 +271,10 @@ class VertexAiJobTest {
                         ],
                         "env": [
                           {
+                            "name": "LEADER_WORKER_INTERNAL_IP_FILE_PATH",
+                            "value": "<leader>"
+                          },
+                          {
                             "name": "TF_CPP_MIN_LOG_LEVEL",
                             "value": "3"
                           },
@@ -269,6 +293,14 @@ class VertexAiJobTest {
                           {
                             "name": "GIGL_COMPONENT",
                             "value": "Trainer"
+                          },
+                          {
+                            "name": "GIGL_CPU_DOCKER_URI",
+                            "value": "us-docker.pkg.dev/test-project/gigl/src-cpu:1.0"
+                          },
+                          {
+                            "name": "GIGL_CUDA_DOCKER_URI",
+                            "value": "us-central1-docker.pkg.dev/external-snap-ci-github-gigl/public-gigl/src-cuda:0.0.9.dev20251005191521"
                           }
                         ]
                       }
@@ -279,7 +311,7 @@ class VertexAiJobTest {
                   },
                   "serviceAccount": "trainer@test-project.iam.gserviceaccount.com",
                   "baseOutputDirectory": {
-                    "outputUriPrefix": "gs://test-temp/vertex_dry_run/trainyard/<id>/"
+                    "outputUriPrefix": "gs://test-perm/vertex_dry_run/trainer"
                   },
                   "tensorboard": "projects/test-project/locations/us-central1/tensorboards/77",
                   "enableWebAccess": true
@@ -407,13 +439,14 @@ class VertexAiJobTest {
     }
 
     @Test
-    void configsAreUploadedAndOldOutputsDeletedBeforeTheCustomJobIsCreated() throws Exception {
+    void configsAreUploadedFrozenAndOldOutputsDeletedBeforeTheCustomJobIsCreated() throws Exception {
         String name = "vertex_assets";
         BlobId oldModel = BlobId.of("test-perm", name + "/model.pt");
         BlobId oldModelPart = BlobId.of("test-perm", name + "/model.pt/part-0");
-        BlobId oldTrainerAsset = BlobId.of("test-temp", name + "/trainer/checkpoint.pt");
+        BlobId oldTrainerAsset = BlobId.of("test-perm", name + "/trainer/checkpoint.pt");
+        BlobId tempNotTrainerAssets = BlobId.of("test-temp", name + "/trainer/checkpoint.pt");
         BlobId otherJobsModel = BlobId.of("test-perm", "other_job/model.pt");
-        for (BlobId blob : List.of(oldModel, oldModelPart, oldTrainerAsset, otherJobsModel)) {
+        for (BlobId blob : List.of(oldModel, oldModelPart, oldTrainerAsset, tempNotTrainerAssets, otherJobsModel)) {
             storage.create(BlobInfo.newBuilder(blob).build(), "old".getBytes(StandardCharsets.UTF_8));
         }
         vertex.holdCreations();
@@ -423,11 +456,21 @@ class VertexAiJobTest {
             vertex.awaitCreationRequest("trainyard_job_id", id, WAIT);
 
             String configs = name + "/trainyard/" + id + "/";
-            assertThat(content(BlobId.of("test-temp", configs + "frozen_task_config.yaml"))).isEqualTo(body.get("taskConfig"));
+            // The unset outputs are filled as GiGL's config populator fills a template (config_populator.py), at
+            // GiGL's paths under the perm bucket (gcs.py); the set one is kept.
+            assertThat(content(BlobId.of("test-temp", configs + "frozen_task_config.yaml"))).contains(
+                    "trainedModelUri: gs://test-perm/vertex_assets/model.pt",
+                    "scriptedModelUri: gs://test-perm/vertex_assets/trainer/models/scripted_model.pt",
+                    "evalMetricsUri: gs://test-perm/vertex_assets/trainer/models/trainer_eval_metrics.json",
+                    "tensorboardLogsUri: gs://test-perm/vertex_assets/trainer/logs/");
+            assertThat(api.job(id).get("outputs").get("evalMetricsUri").asString())
+                    .isEqualTo("gs://test-perm/vertex_assets/trainer/models/trainer_eval_metrics.json");
             assertThat(content(BlobId.of("test-temp", configs + "resource_config.yaml"))).isEqualTo(RESOURCE_CONFIG);
             assertThat(storage.get(oldModel)).isNull();
             assertThat(storage.get(oldModelPart)).isNull();
+            // GiGL's trainer asset folder is under the perm bucket (get_trainer_asset_dir_gcs_path in gcs.py).
             assertThat(storage.get(oldTrainerAsset)).isNull();
+            assertThat(storage.get(tempNotTrainerAssets)).isNotNull();
             assertThat(storage.get(otherJobsModel)).isNotNull();
         } finally {
             vertex.releaseCreations();

@@ -1,18 +1,24 @@
 package io.trainyard.backend.vertexai;
 
+import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.job.Job;
 
 /**
- * Where a Vertex AI job's files live on GCS, under the resource config's {@code tempAssetsBucket} as GiGL
- * lays them out: the frozen configs Trainyard uploads for the job (one folder per Trainyard job, so two
- * jobs of the same name never overwrite each other's configs) and GiGL's trainer asset folder.
+ * Where a Vertex AI job's files live on GCS: the frozen configs Trainyard uploads for the job, under the
+ * resource config's {@code tempAssetsBucket} (one folder per Trainyard job, so two jobs of the same name never
+ * overwrite each other's configs), and GiGL's trainer asset folder under its {@code permAssetsBucket}.
  */
 record AssetFolder(String configFolder, String trainerAssets) {
 
     static AssetFolder of(Job job) {
-        String bucket = stripTrailingSlash(job.getResource().commonComputeConfig().tempAssetsBucket());
-        String jobFolder = bucket + "/" + job.getJobName() + "/";
-        return new AssetFolder(jobFolder + "trainyard/" + job.getId() + "/", jobFolder + "trainer/");
+        String temp = stripTrailingSlash(job.getResource().commonComputeConfig().tempAssetsBucket());
+        return new AssetFolder(temp + "/" + job.getJobName() + "/trainyard/" + job.getId() + "/",
+                trainerAssetFolder(job.getJobName(), job.getResource()) + "/");
+    }
+
+    /** GiGL's trainer asset folder of a job: {@code <permAssetsBucket>/<job name>/trainer}. */
+    static String trainerAssetFolder(String jobName, ResourceConfig resource) {
+        return stripTrailingSlash(resource.commonComputeConfig().permAssetsBucket()) + "/" + jobName + "/trainer";
     }
 
     String taskConfigUri() {
@@ -23,7 +29,7 @@ record AssetFolder(String configFolder, String trainerAssets) {
         return configFolder + "resource_config.yaml";
     }
 
-    private static String stripTrailingSlash(String uri) {
+    static String stripTrailingSlash(String uri) {
         return uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
     }
 }

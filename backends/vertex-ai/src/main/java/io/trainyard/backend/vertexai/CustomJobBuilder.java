@@ -1,5 +1,7 @@
 package io.trainyard.backend.vertexai;
 
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,15 +28,20 @@ import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TaskConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
+import io.trainyard.job.TrainerImages;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;
 
 /**
- * The CustomJob request GiGL's launcher would send for a trainer job ({@code launch_single_pool_job},
- * {@code launch_graph_store_enabled_job}): the leader pool of one replica and a pool of the other
- * {@code numReplicas-1}, the CPU or CUDA image, GiGL's command line and environment, pd-ssd boot disk,
- * timeout, scheduling strategy, reservation affinity, service account and labels. Trainyard adds two labels,
- * its job id and attempt, because Vertex AI has no idempotency key and the CustomJob is found again by them.
+ * The CustomJob request GiGL's launcher would send for a trainer job. On the in-memory path
+ * ({@code launch_single_pool_job}, {@code launch_graph_store_enabled_job}) it is named {@code gigl_train_<job>}
+ * and runs the job's command with its trainer args: a single-pool job as a leader pool of one replica and a
+ * pool of the other {@code numReplicas-1}; a graph-store job as the compute leader, the compute workers (or an
+ * empty pool) and the storage pool, its settings taken from the compute pool. The legacy path (GiGL's v1
+ * trainer) runs GiGL's v1 training process as a single-pool job named after the bare job, in the resource
+ * config's region, with both images always on its command line. Every container gets GiGL's runtime
+ * environment. Trainyard adds two labels, its job id and attempt, because Vertex AI has no idempotency key and
+ * the CustomJob is found again by them.
  */
 final class CustomJobBuilder {
 
@@ -47,6 +54,8 @@ final class CustomJobBuilder {
     /** GiGL's label values carry this placeholder for the component; the trainer's abbreviation replaces it. */
     private static final String COMPONENT_PLACEHOLDER = "COMPONENT";
     private static final String TRAINER_ABBREVIATION = "tra";
+    /** GiGL names the leader's address file by the launch time, to the second; an attempt's is when it was queued. */
+    private static final DateTimeFormatter LAUNCH_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     private final VertexAiProperties properties;
 
@@ -54,113 +63,143 @@ final class CustomJobBuilder {
         this.properties = properties;
     }
 
-    /** @throws InvalidRequestException for a job Vertex AI would refuse (unknown accelerator, strategy, no image) */
+    /** @throws InvalidRequestException for a job Vertex AI would refuse (unknown accelerator or strategy) */
     CreateCustomJobRequest build(Job job, AssetFolder assets) {
-        UUID jobId = job.getId();
-        int attempt = job.getAttempt();
         List<Violation> violations = new ArrayList<>();
-        TaskConfig task = job.getTask();
-        ResourceConfig.CommonComputeConfig compute = job.getResource().commonComputeConfig();
+        ResourceConfig resource = job.getResource();
+        TrainerImages images = job.getImages().orElse(properties.defaultImages());
+        Map<String, String> runtimeEnv = giglRuntimeEnvironment(job, assets, images);
         CustomJobSpec.Builder jobSpec = CustomJobSpec.newBuilder()
-                .setServiceAccount(compute.gcpServiceAccountEmail())
+                .setServiceAccount(resource.commonComputeConfig().gcpServiceAccountEmail())
                 .setEnableWebAccess(true);
-        TrainerResource.VertexAi timing;
-        String region;
-        if (job.getResource().trainer() instanceof TrainerResource.VertexAiGraphStore graphStore) {
-            addGraphStorePools(jobSpec, jobId, job, assets, graphStore, violations);
-            // GiGL takes the timeout and scheduling from the storage pool and the region from the compute pool.
-            timing = graphStore.graphStorePool();
-            region = regionOf(graphStore.computePool(), compute);
+        // The pool whose settings are the job's: its only pool, or a graph-store job's compute pool.
+        TrainerResource.VertexAi lead;
+        if (resource.trainer() instanceof TrainerResource.VertexAiGraphStore graphStore) {
+            lead = graphStore.computePool();
+            addGraphStorePools(jobSpec, job, assets, graphStore, images, runtimeEnv, violations);
         } else {
-            TrainerResource.VertexAi vertex = (TrainerResource.VertexAi) job.getResource().trainer();
-            WorkerPoolSpec.Builder pool = pool(vertex, trainerContainer(job, assets, vertex, Map.of(), violations), violations);
-            jobSpec.addWorkerPoolSpecs(pool.clone().setReplicaCount(1));
-            if (vertex.numReplicas() > 1) {
-                jobSpec.addWorkerPoolSpecs(pool.clone().setReplicaCount(vertex.numReplicas() - 1));
-            }
-            timing = vertex;
-            region = regionOf(vertex, compute);
+            lead = (TrainerResource.VertexAi) resource.trainer();
+            addSinglePool(jobSpec, job, assets, lead, images, runtimeEnv, violations);
         }
-        jobSpec.setScheduling(scheduling(job, timing, violations));
-        String tensorboard = timing.tensorboardResourceName() != null ? timing.tensorboardResourceName() : properties.tensorboard();
+        jobSpec.setScheduling(scheduling(job, lead, violations));
+        String tensorboard = lead.tensorboardResourceName() != null ? lead.tensorboardResourceName() : properties.tensorboard();
         if (tensorboard != null && !tensorboard.isBlank()) {
             // Vertex then hands the job AIP_TENSORBOARD_LOG_DIR under this directory and uploads what it writes.
             jobSpec.setTensorboard(tensorboard)
-                    .setBaseOutputDirectory(GcsDestination.newBuilder().setOutputUriPrefix(baseOutputDirectory(task, assets)));
+                    .setBaseOutputDirectory(GcsDestination.newBuilder().setOutputUriPrefix(baseOutputDirectory(job.getTask(), assets)));
         }
         if (!violations.isEmpty()) {
             throw new InvalidRequestException(violations);
         }
         CustomJob customJob = CustomJob.newBuilder()
-                .setDisplayName(task.shouldRunGltBackend() ? "gigl_train_" + job.getJobName() : job.getJobName())
+                .setDisplayName(displayName(job))
                 .setJobSpec(jobSpec)
-                .putAllLabels(labels(jobId, attempt, job.getResource().resourceLabels()))
+                .putAllLabels(labels(job.getId(), job.getAttempt(), resource.resourceLabels()))
                 .build();
         return CreateCustomJobRequest.newBuilder()
-                .setParent(LocationName.of(compute.project(), region).toString())
+                .setParent(LocationName.of(resource.commonComputeConfig().project(), regionOf(job)).toString())
                 .setCustomJob(customJob)
                 .build();
     }
 
-    /** The region a CustomJob of this job runs in: the pool's override, else the resource config's. */
-    static String regionOf(TrainerResource trainer, ResourceConfig.CommonComputeConfig compute) {
-        TrainerResource.VertexAi pool = trainer instanceof TrainerResource.VertexAiGraphStore graphStore
-                ? graphStore.computePool() : (TrainerResource.VertexAi) trainer;
-        return pool.gcpRegionOverride() != null && !pool.gcpRegionOverride().isBlank()
-                ? pool.gcpRegionOverride() : compute.region();
+    /** GiGL names the CustomJob after the trainer component; its legacy (v1) trainer after the bare job. */
+    static String displayName(Job job) {
+        return job.getTask().shouldRunGltBackend() ? "gigl_train_" + job.getJobName() : job.getJobName();
     }
 
     /**
-     * Storage pool first (leader of one replica, then the rest, or an empty pool), an empty third pool, and
-     * the compute pool fourth: GiGL pads this way because Vertex AI refuses the compute pool anywhere else.
+     * The region a job's CustomJob runs in: its (compute) pool's override, else the resource config's; GiGL's
+     * legacy (v1) trainer always launches in the resource config's region.
      */
-    private void addGraphStorePools(CustomJobSpec.Builder jobSpec, UUID jobId, Job job, AssetFolder assets,
-            TrainerResource.VertexAiGraphStore graphStore, List<Violation> violations) {
-        TrainerResource.VertexAi storage = graphStore.graphStorePool();
-        TrainerResource.VertexAi compute = graphStore.computePool();
-        TaskConfig.GraphStoreStorage storageProgram = job.getTask().graphStoreStorage();
-        if (storageProgram == null || storageProgram.command() == null || storageProgram.command().isBlank()) {
-            violations.add(new Violation("taskConfig.trainerConfig.graphStoreStorageConfig.command",
-                    "is required for a vertexAiGraphStoreTrainerConfig job: it is what the graph-store pool runs"));
-            return;
-        }
-        int computeProcesses = graphStore.computeClusterLocalWorldSize() > 0 ? graphStore.computeClusterLocalWorldSize()
-                : usesGpus(compute) ? compute.gpuLimit() : 1;
-        Map<String, String> clusterEnv = new LinkedHashMap<>();
-        clusterEnv.put("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", Integer.toString(computeProcesses));
-        clusterEnv.put("GIGL_STORAGE_CLUSTER_MASTER_RANK", "0");
-        clusterEnv.put("GIGL_COMPUTE_CLUSTER_MASTER_RANK", Integer.toString(storage.numReplicas()));
-        clusterEnv.put("GIGL_STORAGE_CLUSTER_NUM_NODES", Integer.toString(storage.numReplicas()));
-        clusterEnv.put("GIGL_COMPUTE_CLUSTER_NUM_NODES", Integer.toString(compute.numReplicas()));
-
-        ContainerSpec storageContainer = container(image(job, false, violations), words(storageProgram.command()),
-                args(job.getJobName(), assets, false, storageProgram.storageArgs()), env(job.getJobName(), assets, clusterEnv));
-        WorkerPoolSpec.Builder storagePool = pool(storage, storageContainer, violations);
-        jobSpec.addWorkerPoolSpecs(storagePool.clone().setReplicaCount(1));
-        jobSpec.addWorkerPoolSpecs(storage.numReplicas() > 1
-                ? storagePool.clone().setReplicaCount(storage.numReplicas() - 1) : WorkerPoolSpec.newBuilder());
-        jobSpec.addWorkerPoolSpecs(WorkerPoolSpec.newBuilder());
-        jobSpec.addWorkerPoolSpecs(pool(compute, trainerContainer(job, assets, compute, clusterEnv, violations), violations)
-                .setReplicaCount(compute.numReplicas()));
+    static String regionOf(Job job) {
+        ResourceConfig resource = job.getResource();
+        String region = resource.commonComputeConfig().region();
+        TrainerResource.VertexAi pool = resource.trainer() instanceof TrainerResource.VertexAiGraphStore graphStore
+                ? graphStore.computePool() : (TrainerResource.VertexAi) resource.trainer();
+        boolean overridden = pool.gcpRegionOverride() != null && !pool.gcpRegionOverride().isBlank();
+        return overridden && job.getTask().shouldRunGltBackend() ? pool.gcpRegionOverride() : region;
     }
 
-    /** GiGL's trainer command line: the in-memory path's command, or the legacy v1 training process. */
-    private ContainerSpec trainerContainer(Job job, AssetFolder assets, TrainerResource.VertexAi pool,
-            Map<String, String> extraEnv, List<Violation> violations) {
+    /** The leader pool of one replica and a pool of the rest; GiGL's launch_job tells them where the leader's address is. */
+    private void addSinglePool(CustomJobSpec.Builder jobSpec, Job job, AssetFolder assets, TrainerResource.VertexAi pool,
+            TrainerImages images, Map<String, String> runtimeEnv, List<Violation> violations) {
         TaskConfig task = job.getTask();
         boolean useCuda = usesGpus(pool);
-        List<String> command;
-        Map<String, String> extraArgs = new LinkedHashMap<>();
-        if (task.shouldRunGltBackend()) {
-            command = words(task.trainerCommand());
-            extraArgs.putAll(task.trainerArgs());
-        } else {
-            command = List.of("python", "-m", LEGACY_TRAINER_MODULE);
-            putIfSet(extraArgs, "cpu_docker_uri", job.getImages().choose(false, properties.cpuImage()));
-            putIfSet(extraArgs, "cuda_docker_uri", job.getImages().choose(true, properties.cudaImage()));
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("LEADER_WORKER_INTERNAL_IP_FILE_PATH", leaderAddressFile(job));
+        env.put("TF_CPP_MIN_LOG_LEVEL", "3");
+        env.putAll(runtimeEnv);
+        ContainerSpec container = task.shouldRunGltBackend()
+                ? container(images.choose(useCuda, null), words(task.trainerCommand()),
+                        args(job, assets, Map.of(), useCuda, task.trainerArgs()), env)
+                : container(images.choose(useCuda, null), List.of("python", "-m", LEGACY_TRAINER_MODULE),
+                        args(job, assets, dockerUriArgs(images), useCuda, Map.of()), env);
+        WorkerPoolSpec.Builder workers = pool(pool, container, violations);
+        jobSpec.addWorkerPoolSpecs(workers.clone().setReplicaCount(1));
+        if (pool.numReplicas() > 1) {
+            jobSpec.addWorkerPoolSpecs(workers.clone().setReplicaCount(pool.numReplicas() - 1));
         }
-        return container(image(job, useCuda, violations), command, args(job.getJobName(), assets, useCuda, extraArgs),
-                env(job.getJobName(), assets, extraEnv));
+    }
+
+    /**
+     * GiGL's graph-store pools: the compute leader, the other compute replicas or an empty pool (Vertex AI
+     * refuses a storage pool in second place), then the storage pool, which always runs the CPU image. Both
+     * get the compute pool's environment.
+     */
+    private void addGraphStorePools(CustomJobSpec.Builder jobSpec, Job job, AssetFolder assets,
+            TrainerResource.VertexAiGraphStore graphStore, TrainerImages images, Map<String, String> runtimeEnv,
+            List<Violation> violations) {
+        TaskConfig task = job.getTask();
+        TrainerResource.VertexAi compute = graphStore.computePool();
+        boolean useCuda = usesGpus(compute);
+        int computeProcesses = graphStore.computeClusterLocalWorldSize() > 0 ? graphStore.computeClusterLocalWorldSize()
+                : useCuda ? compute.gpuLimit() : 1;
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("TF_CPP_MIN_LOG_LEVEL", "3");
+        env.put("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", Integer.toString(computeProcesses));
+        env.putAll(runtimeEnv);
+
+        WorkerPoolSpec.Builder computePool = pool(compute, container(images.choose(useCuda, null), words(task.trainerCommand()),
+                args(job, assets, Map.of(), useCuda, task.trainerArgs()), env), violations);
+        jobSpec.addWorkerPoolSpecs(computePool.clone().setReplicaCount(1));
+        jobSpec.addWorkerPoolSpecs(compute.numReplicas() > 1
+                ? computePool.clone().setReplicaCount(compute.numReplicas() - 1) : WorkerPoolSpec.newBuilder());
+        TaskConfig.GraphStoreStorage storage = task.graphStoreStorage();
+        jobSpec.addWorkerPoolSpecs(pool(graphStore.graphStorePool(), container(images.cpuDockerUri(), words(storage.command()),
+                args(job, assets, Map.of(), false, storage.storageArgs()), env), violations)
+                .setReplicaCount(graphStore.graphStorePool().numReplicas()));
+    }
+
+    /** GiGL's v1 trainer always passes both images to its training process, which launches with them. */
+    private static Map<String, String> dockerUriArgs(TrainerImages images) {
+        Map<String, String> args = new LinkedHashMap<>();
+        args.put("cpu_docker_uri", images.cpuDockerUri());
+        args.put("cuda_docker_uri", images.cudaDockerUri());
+        return args;
+    }
+
+    /**
+     * GiGL's runtime context for every container (get_gigl_runtime_env_vars): the job, its configs, the component,
+     * both images, and the BigQuery quota project when the launcher has one.
+     */
+    private Map<String, String> giglRuntimeEnvironment(Job job, AssetFolder assets, TrainerImages images) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("GIGL_APPLIED_TASK_IDENTIFIER", job.getJobName());
+        env.put("GIGL_TASK_CONFIG_URI", assets.taskConfigUri());
+        env.put("GIGL_RESOURCE_CONFIG_URI", assets.resourceConfigUri());
+        env.put("GIGL_COMPONENT", "Trainer");
+        env.put("GIGL_CPU_DOCKER_URI", images.cpuDockerUri());
+        env.put("GIGL_CUDA_DOCKER_URI", images.cudaDockerUri());
+        if (properties.bigqueryQuotaProject() != null) {
+            env.put("GIGL_BIGQUERY_QUOTA_PROJECT", properties.bigqueryQuotaProject());
+        }
+        return env;
+    }
+
+    /** Where GiGL's leader worker writes its internal address: under the regional temp bucket, per launch. */
+    private static String leaderAddressFile(Job job) {
+        return AssetFolder.stripTrailingSlash(job.getResource().commonComputeConfig().tempRegionalAssetsBucket()) + "/"
+                + displayName(job) + "/" + LAUNCH_TIME.format(job.getQueuedAt()) + "/leader_worker_internal_ip.txt";
     }
 
     private WorkerPoolSpec.Builder pool(TrainerResource.VertexAi vertex, ContainerSpec container, List<Violation> violations) {
@@ -185,27 +224,19 @@ final class CustomJobBuilder {
         return container.build();
     }
 
-    private static List<String> args(String jobName, AssetFolder assets, boolean useCuda, Map<String, String> extra) {
+    /** {@code --job_name --task_config_uri --resource_config_uri}, then {@code before}, [--use_cuda], {@code after}. */
+    private static List<String> args(Job job, AssetFolder assets, Map<String, String> before, boolean useCuda,
+            Map<String, String> after) {
         List<String> args = new ArrayList<>();
-        args.add("--job_name=" + jobName);
+        args.add("--job_name=" + job.getJobName());
         args.add("--task_config_uri=" + assets.taskConfigUri());
         args.add("--resource_config_uri=" + assets.resourceConfigUri());
+        before.forEach((key, value) -> args.add("--" + key + "=" + value));
         if (useCuda) {
             args.add("--use_cuda");
         }
-        extra.forEach((key, value) -> args.add("--" + key + "=" + value));
+        after.forEach((key, value) -> args.add("--" + key + "=" + value));
         return args;
-    }
-
-    private static Map<String, String> env(String jobName, AssetFolder assets, Map<String, String> extra) {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("TF_CPP_MIN_LOG_LEVEL", "3");
-        env.put("GIGL_APPLIED_TASK_IDENTIFIER", jobName);
-        env.put("GIGL_TASK_CONFIG_URI", assets.taskConfigUri());
-        env.put("GIGL_RESOURCE_CONFIG_URI", assets.resourceConfigUri());
-        env.put("GIGL_COMPONENT", "Trainer");
-        env.putAll(extra);
-        return env;
     }
 
     private Scheduling scheduling(Job job, TrainerResource.VertexAi timing, List<Violation> violations) {
@@ -262,16 +293,6 @@ final class CustomJobBuilder {
         return assets.configFolder();
     }
 
-    private String image(Job job, boolean useCuda, List<Violation> violations) {
-        String image = job.getImages().choose(useCuda, useCuda ? properties.cudaImage() : properties.cpuImage());
-        if (image == null || image.isBlank()) {
-            violations.add(new Violation(useCuda ? "cudaDockerUri" : "cpuDockerUri",
-                    "a " + (useCuda ? "GPU" : "CPU") + " pool needs an image: give one with the job or set trainyard.vertex-ai."
-                            + (useCuda ? "cuda" : "cpu") + "-image"));
-        }
-        return image == null ? "" : image;
-    }
-
     /** GiGL splits the command on single spaces ({@code command_str.strip().split(" ")}), not as a shell would. */
     private static List<String> words(String command) {
         return Arrays.asList(command.strip().split(" "));
@@ -279,12 +300,6 @@ final class CustomJobBuilder {
 
     private static boolean usesGpus(TrainerResource.VertexAi pool) {
         return pool.gpuType() != null && !pool.gpuType().equals(NO_ACCELERATOR);
-    }
-
-    private static void putIfSet(Map<String, String> args, String key, String value) {
-        if (value != null && !value.isBlank()) {
-            args.put(key, value);
-        }
     }
 
     private static List<String> knownNames(Enum<?>[] values) {

@@ -16,6 +16,7 @@ import io.trainyard.backend.Backend;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
+import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobState;
@@ -92,6 +93,11 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     }
 
     @Override
+    public String trainerAssetFolder(String jobName, ResourceConfig resource) {
+        return AssetFolder.trainerAssetFolder(jobName, resource);
+    }
+
+    @Override
     public Map<String, String> outputUris(Job job) {
         return job.getTask().trainedModelMetadata().byField();
     }
@@ -161,8 +167,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     }
 
     private static Placement.OnVertexAi placement(Job job) {
-        return new Placement.OnVertexAi(job.getResource().commonComputeConfig().project(),
-                CustomJobBuilder.regionOf(job.getResource().trainer(), job.getResource().commonComputeConfig()));
+        return new Placement.OnVertexAi(job.getResource().commonComputeConfig().project(), CustomJobBuilder.regionOf(job));
     }
 
     /** The request as the JSON form of its proto, the way Vertex AI's REST API and gcloud show it. */

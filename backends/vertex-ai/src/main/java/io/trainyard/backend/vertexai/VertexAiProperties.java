@@ -2,6 +2,7 @@ package io.trainyard.backend.vertexai;
 
 import java.time.Duration;
 
+import io.trainyard.job.TrainerImages;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -11,8 +12,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param project the project of the server's own calls (TensorBoard links); setting it turns the backend on
  * @param region the region used when a resource config names none
- * @param cpuImage the container image of jobs without GPUs (GiGL's {@code cpu_docker_uri})
- * @param cudaImage the container image of jobs with GPUs (GiGL's {@code cuda_docker_uri})
+ * @param cpuImage the container image of pools without GPUs (GiGL's {@code cpu_docker_uri}) for jobs that name
+ *     none; default, as in GiGL's launcher, GiGL's release image
+ * @param cudaImage the container image of pools with GPUs (GiGL's {@code cuda_docker_uri}) for jobs that name
+ *     none; default GiGL's release image
  * @param tensorboard a Vertex AI TensorBoard instance
  *     ({@code projects/p/locations/r/tensorboards/n}) for jobs whose resource config names none
  * @param apiEndpoint overrides {@code <region>-aiplatform.googleapis.com:443} (tests, private endpoints)
@@ -26,13 +29,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param logReadsPerMinute Cloud Logging's quota of entry listings per project
  * @param logSettleTime how long Cloud Logging may take to make an entry readable: entries younger than
  *     this are read on a later poll, so none is skipped for arriving late
+ * @param bigqueryQuotaProject passed to the trainer as {@code GIGL_BIGQUERY_QUOTA_PROJECT} when set, as GiGL's
+ *     launcher passes on its own environment's (the server's application.yaml takes it from that variable)
  */
 @ConfigurationProperties("trainyard.vertex-ai")
 public record VertexAiProperties(
         String project,
         @DefaultValue("us-central1") String region,
-        String cpuImage,
-        String cudaImage,
+        @DefaultValue(TrainerImages.GIGL_RELEASE_CPU_IMAGE) String cpuImage,
+        @DefaultValue(TrainerImages.GIGL_RELEASE_CUDA_IMAGE) String cudaImage,
         String tensorboard,
         String apiEndpoint,
         String loggingEndpoint,
@@ -42,5 +47,18 @@ public record VertexAiProperties(
         @DefaultValue("60") int creationsPerMinute,
         @DefaultValue("600") int requestsPerMinute,
         @DefaultValue("60") int logReadsPerMinute,
-        @DefaultValue("10s") Duration logSettleTime) {
+        @DefaultValue("10s") Duration logSettleTime,
+        String bigqueryQuotaProject) {
+
+    public VertexAiProperties {
+        // An image set to nothing means GiGL's own, as a job naming none gets in GiGL's launcher.
+        cpuImage = cpuImage == null || cpuImage.isBlank() ? TrainerImages.GIGL_RELEASE_CPU_IMAGE : cpuImage.strip();
+        cudaImage = cudaImage == null || cudaImage.isBlank() ? TrainerImages.GIGL_RELEASE_CUDA_IMAGE : cudaImage.strip();
+        bigqueryQuotaProject = bigqueryQuotaProject == null || bigqueryQuotaProject.isBlank() ? null : bigqueryQuotaProject.strip();
+    }
+
+    /** The images of jobs that name none. */
+    public TrainerImages defaultImages() {
+        return new TrainerImages(cpuImage, cudaImage);
+    }
 }

@@ -35,6 +35,8 @@ class VertexJobsTest {
         JobSpec spec = CustomJobRequestTest.spec(CustomJobRequestTest.TASK, CustomJobRequestTest.resource("""
                 vertexAiTrainerConfig:
                   machineType: n1-standard-4
+                  gpuType: ACCELERATOR_TYPE_UNSPECIFIED
+                  numReplicas: 1
                 """), 3600);
         Job job = new Job(id, spec, null, null, Instant.EPOCH);
         return new CustomJobBuilder(CustomJobRequestTest.properties(null)).build(job, AssetFolder.of(job));
