@@ -35,7 +35,7 @@ class JobLifecycleTest {
     @Test
     void logsArriveOverSseInOrderWithNothingMissing() {
         int count = 3_000;
-        String id = api.submit(JobBodies.job("ordered-logs", JobBodies.printLines(count, 100))).body().get("id").asString();
+        String id = api.submit(JobBodies.job("ordered_logs", JobBodies.printLines(count, 100))).body().get("id").asString();
 
         List<SseEvent> events = api.follow("/jobs/" + id + "/logs/stream", null, Integer.MAX_VALUE);
 
@@ -48,7 +48,7 @@ class JobLifecycleTest {
     @Test
     void aFollowerThatReconnectsWithLastEventIdMissesNothing() {
         int count = 3_000;
-        String id = api.submit(JobBodies.job("reconnecting-follower", JobBodies.printLines(count, 50))).body().get("id").asString();
+        String id = api.submit(JobBodies.job("reconnecting_follower", JobBodies.printLines(count, 50))).body().get("id").asString();
 
         List<SseEvent> first = api.follow("/jobs/" + id + "/logs/stream", null, 1_000);
         List<SseEvent> rest = api.follow("/jobs/" + id + "/logs/stream", first.getLast().id(), Integer.MAX_VALUE);
@@ -64,7 +64,8 @@ class JobLifecycleTest {
         String program = """
                 import os, sys
                 print("ARGS", " ".join(sys.argv[1:]))
-                for name in ["GIGL_APPLIED_TASK_IDENTIFIER", "GIGL_COMPONENT", "WORLD_SIZE", "RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR"]:
+                for name in ["GIGL_APPLIED_TASK_IDENTIFIER", "GIGL_COMPONENT", "GIGL_CPU_DOCKER_URI", "WORLD_SIZE", "RANK",
+                             "LOCAL_WORLD_SIZE", "MASTER_ADDR"]:
                     print("ENV", name, os.environ[name])
                 print("TASK", "should_run_glt_backend" in open(sys.argv[2].split("=", 1)[1][len("file://"):]).read())
                 """;
@@ -76,7 +77,9 @@ class JobLifecycleTest {
         assertThat(lines).filteredOn(line -> line.startsWith("ARGS")).hasSize(2).allSatisfy(line -> assertThat(line)
                 .contains("--job_name=contract", "--task_config_uri=file://", "--resource_config_uri=file://", "--learning_rate=0.01")
                 .doesNotContain("--use_cuda"));
+        // GiGL's runtime variables (gigl/src/common/utils/gigl_env.py), its release image where none is named.
         assertThat(lines).contains("ENV GIGL_APPLIED_TASK_IDENTIFIER contract", "ENV GIGL_COMPONENT Trainer",
+                "ENV GIGL_CPU_DOCKER_URI us-central1-docker.pkg.dev/external-snap-ci-github-gigl/public-gigl/src-cpu:0.0.9.dev20251005191521",
                 "ENV WORLD_SIZE 2", "ENV RANK 0", "ENV RANK 1", "ENV LOCAL_WORLD_SIZE 2", "ENV MASTER_ADDR 127.0.0.1", "TASK True");
     }
 
@@ -94,7 +97,7 @@ class JobLifecycleTest {
 
     @Test
     void aCommandThatDoesNotExistIsALaunchErrorThatNamesTheTrainersPathAndHowToChangeIt() {
-        Map<String, Object> body = JobBodies.job("missing-program", "pass");
+        Map<String, Object> body = JobBodies.job("missing_program", "pass");
         body.put("taskConfig", ((String) body.get("taskConfig")).replaceFirst("command: '.*'", "command: no-such-trainer --flag"));
 
         JsonNode job = api.awaitEnded(api.submit(body).body().get("id").asString(), WAIT);
@@ -132,7 +135,7 @@ class JobLifecycleTest {
 
     @Test
     void aJobRunningPastItsTimeoutFails() {
-        Map<String, Object> body = JobBodies.job("too-slow", "import time\ntime.sleep(600)");
+        Map<String, Object> body = JobBodies.job("too_slow", "import time\ntime.sleep(600)");
         body.put("timeoutSeconds", 1);
 
         JsonNode job = api.awaitEnded(api.submit(body).body().get("id").asString(), WAIT);
@@ -171,7 +174,7 @@ class JobLifecycleTest {
 
     @Test
     void aJobThatInsistsOnGpusTheHostCannotOfferFailsAtOnceForNoCapacity() {
-        Map<String, Object> body = JobBodies.job("needs-gpus", "pass", 2);
+        Map<String, Object> body = JobBodies.job("needs_gpus", "pass", 2);
         body.put("requireGpus", true);
 
         JsonNode job = api.awaitEnded(api.submit(body).body().get("id").asString(), Duration.ofSeconds(5));

@@ -12,9 +12,10 @@ import io.trainyard.protocol.TrainerProgram;
 
 /**
  * The trainer command line and environment of GiGL's contract: {@code <command words> --job_name=…
- * --task_config_uri=… --resource_config_uri=… [--use_cuda] [--k=v per trainerArgs entry]} (GiGL's v1
- * training process on the legacy path, with the docker URIs instead of the trainer args); the GIGL_* and
- * torch.distributed variables; and {@code CUDA_VISIBLE_DEVICES} naming exactly the job's GPUs (every worker
+ * --task_config_uri=… --resource_config_uri=… [--use_cuda] [--k=v per trainerArgs entry]} (on the legacy path
+ * GiGL's v1 training process, {@code … --cpu_docker_uri=… --cuda_docker_uri=… [--use_cuda]} as GiGL's v1 trainer
+ * orders them); GiGL's runtime variables (the job, its configs, the component, both images) and the
+ * torch.distributed ones; and {@code CUDA_VISIBLE_DEVICES} naming exactly the job's GPUs (every worker
  * sees them all and picks its own by {@code LOCAL_RANK}, as under torchrun).
  *
  * @param masterAddr the torch.distributed rendezvous address (this host's)
@@ -41,6 +42,8 @@ public record TrainerInvocation(String masterAddr, List<Path> trainerPath) {
             env.put("GIGL_TASK_CONFIG_URI", fileUri(folder.taskConfig()));
             env.put("GIGL_RESOURCE_CONFIG_URI", fileUri(folder.resourceConfig()));
             env.put("GIGL_COMPONENT", "Trainer");
+            putIfSet(env, "GIGL_CPU_DOCKER_URI", program.cpuDockerUri());
+            putIfSet(env, "GIGL_CUDA_DOCKER_URI", program.cudaDockerUri());
             env.put("MASTER_ADDR", masterAddr);
             env.put("MASTER_PORT", masterPort == null ? "(a free port, picked at launch)" : masterPort.toString());
             env.put("WORLD_SIZE", Integer.toString(workerCount));
@@ -89,6 +92,12 @@ public record TrainerInvocation(String masterAddr, List<Path> trainerPath) {
             program.trainerArgs().forEach((key, value) -> argv.add("--" + key + "=" + value));
         }
         return List.copyOf(argv);
+    }
+
+    private static void putIfSet(Map<String, String> env, String name, String value) {
+        if (value != null) {
+            env.put(name, value);
+        }
     }
 
     public static String fileUri(Path path) {

@@ -23,8 +23,9 @@ import org.springframework.util.unit.DataSize;
  * @param masterAddr the torch.distributed rendezvous address given to a job's processes
  * @param maxLogBacklog per output file, how much unread output an agent keeps for shipping while the server
  *     is away; past it the oldest unread part is skipped with a marker line
- * @param cpuDockerUri passed as {@code --cpu_docker_uri} to the legacy trainer when the job names none
- * @param cudaDockerUri passed as {@code --cuda_docker_uri} to the legacy trainer when the job names none
+ * @param cpuDockerUri GiGL's {@code cpu_docker_uri} of jobs that name none (the legacy trainer's
+ *     {@code --cpu_docker_uri}, every trainer's {@code GIGL_CPU_DOCKER_URI}); default GiGL's release image
+ * @param cudaDockerUri the same for {@code cuda_docker_uri}; default GiGL's release image
  * @param trainerPath folders put first on the PATH of the trainers the server's own agent starts (the
  *     environment they run in); default: the runtime's virtual environment {@code runtime/.venv/bin} when the
  *     server is started from a checkout where it exists, else none (the server's own PATH)
@@ -38,8 +39,8 @@ public record LocalBackendProperties(
         @DefaultValue("10s") Duration cancelGracePeriod,
         @DefaultValue("127.0.0.1") String masterAddr,
         @DefaultValue("256MB") DataSize maxLogBacklog,
-        String cpuDockerUri,
-        String cudaDockerUri,
+        @DefaultValue(TrainerImages.GIGL_RELEASE_CPU_IMAGE) String cpuDockerUri,
+        @DefaultValue(TrainerImages.GIGL_RELEASE_CUDA_IMAGE) String cudaDockerUri,
         List<Path> trainerPath) {
 
     private static final Path RUNTIME_ENVIRONMENT = Path.of("runtime", ".venv", "bin");
@@ -52,6 +53,9 @@ public record LocalBackendProperties(
             trainerPath = Files.isDirectory(RUNTIME_ENVIRONMENT) ? List.of(RUNTIME_ENVIRONMENT) : List.of();
         }
         trainerPath = trainerPath.stream().map(folder -> folder.toAbsolutePath().normalize()).toList();
+        // An image set to nothing means GiGL's own, as a job naming none gets in GiGL's launcher.
+        cpuDockerUri = cpuDockerUri == null || cpuDockerUri.isBlank() ? TrainerImages.GIGL_RELEASE_CPU_IMAGE : cpuDockerUri.strip();
+        cudaDockerUri = cudaDockerUri == null || cudaDockerUri.isBlank() ? TrainerImages.GIGL_RELEASE_CUDA_IMAGE : cudaDockerUri.strip();
     }
 
     /** The trainer images of jobs that name none. */

@@ -1,0 +1,53 @@
+package io.trainyard.agent.trainer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.trainyard.protocol.TrainerProgram;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The command line and environment a local trainer starts with, checked against GiGL's v1 trainer
+ * (gigl/src/training/v1/trainer.py and its test: both images always on the v1 training process's command line,
+ * before --use_cuda) and gigl/src/common/utils/gigl_env.py (every launched trainer sees GIGL_CPU_DOCKER_URI and
+ * GIGL_CUDA_DOCKER_URI).
+ */
+class TrainerInvocationTest {
+
+    private static final UUID JOB = UUID.fromString("0b6f1c1e-2f44-4f57-9a3d-6f0e5c2b7a10");
+    private static final WorkFolder FOLDER = WorkFolder.of(Path.of("/data"), JOB);
+    private static final TrainerInvocation INVOCATION = new TrainerInvocation("127.0.0.1", List.of());
+
+    @Test
+    void theLegacyTrainerGetsBothImagesBeforeUseCudaAndNoTrainerArgs() {
+        TrainerProgram legacy = new TrainerProgram(List.of("python", "-m", "gigl.src.training.v1.lib.training_process"), true,
+                Map.of("optim_lr", "0.005"), "cpu-image:1", "cuda-image:1", Map.of(), true);
+
+        WorkerLaunch worker = INVOCATION.workers(JOB, 1, "toy_job", legacy, FOLDER, List.of(0), 1, 29500).getFirst();
+
+        assertThat(worker.argv()).containsExactly("python", "-m", "gigl.src.training.v1.lib.training_process",
+                "--job_name=toy_job", "--task_config_uri=file:///data/jobs/" + JOB + "/task_config.yaml",
+                "--resource_config_uri=file:///data/jobs/" + JOB + "/resource_config.yaml",
+                "--cpu_docker_uri=cpu-image:1", "--cuda_docker_uri=cuda-image:1", "--use_cuda");
+        assertThat(worker.environment()).containsEntry("GIGL_CPU_DOCKER_URI", "cpu-image:1")
+                .containsEntry("GIGL_CUDA_DOCKER_URI", "cuda-image:1").containsEntry("GIGL_COMPONENT", "Trainer");
+    }
+
+    @Test
+    void theInMemoryTrainerGetsItsArgsAndTheImagesInItsEnvironment() {
+        TrainerProgram inMemory = new TrainerProgram(List.of("python", "-m", "train"), false, Map.of("lr", "0.1"),
+                "cpu-image:1", "cuda-image:1", Map.of(), true);
+
+        WorkerLaunch worker = INVOCATION.workers(JOB, 1, "cora_job", inMemory, FOLDER, List.of(), 1, 29500).getFirst();
+
+        assertThat(worker.argv()).containsExactly("python", "-m", "train", "--job_name=cora_job",
+                "--task_config_uri=file:///data/jobs/" + JOB + "/task_config.yaml",
+                "--resource_config_uri=file:///data/jobs/" + JOB + "/resource_config.yaml", "--lr=0.1");
+        assertThat(worker.environment()).containsEntry("GIGL_CPU_DOCKER_URI", "cpu-image:1")
+                .containsEntry("GIGL_CUDA_DOCKER_URI", "cuda-image:1");
+    }
+}
