@@ -31,7 +31,7 @@ class AgentLeaseTest {
     void aJobOfAHostThatStopsRenewingItsLeaseFailsOverToAnotherHost() {
         String database = TestDatabase.newDatabaseUrl();
         String program = "import os, time\nprint('attempt', os.environ['TRAINYARD_ATTEMPT'], flush=True)\ntime.sleep(2)\n";
-        Map<String, Object> body = JobBodies.job("fails-over", program);
+        Map<String, Object> body = JobBodies.job("fails_over", program);
         body.put("retryPolicy", Map.of("maxAttempts", 2, "backoffSeconds", 1));
         String id;
         try (RunningServer first = RunningServer.start(database, dataDir.resolve("a"), "node-a", SHORT_LEASE)) {
@@ -77,7 +77,7 @@ class AgentLeaseTest {
                 "--trainyard.local.nvidia-smi=" + nvidiaSmi, "--trainyard.starvation-threshold=1s")) {
             ApiClient api = server.api();
             String small = "import time\ntime.sleep(0.7)\n";
-            api.submit(JobBodies.job("small-first", small, 1));
+            api.submit(JobBodies.job("small_first", small, 1));
             Thread.sleep(200);
             String large = api.submit(JobBodies.job("large", "print('both GPUs')", 2)).body().get("id").asString();
             // Keep one small job queued at all times for 6 s: without a guard, one GPU is always busy.

@@ -67,8 +67,8 @@ class AgentProtocolTest {
     @Test
     void aResentLogBatchIsStoredOnceAndAReplacedAgentProcessChangesNothing() {
         long epoch = api.put("/agents/by-hand", registration(1), "Authorization", AUTHORIZATION).body().get("epoch").asLong();
-        String id = api.submit(JobBodies.job("by-hand", "print('never run')")).body().get("id").asString();
-        JsonNode work = heartbeat("by-hand", epoch);
+        String id = api.submit(JobBodies.job("by_hand", "print('never run')")).body().get("id").asString();
+        JsonNode work = heartbeat("by_hand", epoch);
         assertThat(work.get("assignments").get(0).get("jobId").asString()).isEqualTo(id);
         String run = "/agents/by-hand/runs/" + id + "/1";
 
@@ -110,7 +110,7 @@ class AgentProtocolTest {
         long epoch = api.put("/agents/slow-starter", Map.of("host", "test-host",
                 "gpus", List.of(Map.of("index", 0, "model", "Simulated GPU", "memoryMiB", 1024)), "cpuSlots", 1),
                 "Authorization", AUTHORIZATION).body().get("epoch").asLong();
-        Map<String, Object> body = JobBodies.job("cancelled-early", "print('never run')");
+        Map<String, Object> body = JobBodies.job("cancelled_early", "print('never run')");
         body.put("requireGpus", true);
         String id = api.submit(body).body().get("id").asString();
         api.awaitJob(id, job -> job.get("node").asString("").equals("slow-starter"), Duration.ofSeconds(10));

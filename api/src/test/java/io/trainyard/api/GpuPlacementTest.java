@@ -56,7 +56,7 @@ class GpuPlacementTest {
                 import os, sys
                 print("RANK", os.environ["RANK"], "CUDA", os.environ["CUDA_VISIBLE_DEVICES"], "USE_CUDA", "--use_cuda" in sys.argv)
                 """;
-        String id = api.submit(JobBodies.job("two-gpus", program, 2)).body().get("id").asString();
+        String id = api.submit(JobBodies.job("two_gpus", program, 2)).body().get("id").asString();
         JsonNode job = api.awaitEnded(id, Duration.ofSeconds(60));
 
         assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
@@ -69,11 +69,11 @@ class GpuPlacementTest {
 
     @Test
     void aJobThatMustWaitForGpusStaysQueuedAndOneThatNeverFitsFailsAtOnce() throws Exception {
-        String holder = api.submit(JobBodies.job("holds-two", "import time\ntime.sleep(600)", 2)).body().get("id").asString();
+        String holder = api.submit(JobBodies.job("holds_two", "import time\ntime.sleep(600)", 2)).body().get("id").asString();
         api.awaitJob(holder, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
 
-        String waiting = api.submit(JobBodies.job("needs-two", "print('got them')", 2)).body().get("id").asString();
-        Map<String, Object> tooBig = JobBodies.job("needs-four", "pass", 4);
+        String waiting = api.submit(JobBodies.job("needs_two", "print('got them')", 2)).body().get("id").asString();
+        Map<String, Object> tooBig = JobBodies.job("needs_four", "pass", 4);
         tooBig.put("requireGpus", true);
         String never = api.submit(tooBig).body().get("id").asString();
 

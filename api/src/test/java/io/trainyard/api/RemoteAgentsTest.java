@@ -78,7 +78,7 @@ class RemoteAgentsTest {
                 AgentProcess second = AgentProcess.start(server.api().baseUrl(), "second", dataDir.resolve("second"), 0, "--cpu-slots=1")) {
             ApiClient api = server.api();
             awaitActiveAgents(api, 2);
-            Map<String, Object> body = JobBodies.job("fails-over",
+            Map<String, Object> body = JobBodies.job("fails_over",
                     "import os, time\nprint('attempt', os.environ['TRAINYARD_ATTEMPT'], flush=True)\ntime.sleep(2)\n");
             body.put("retryPolicy", Map.of("maxAttempts", 2, "backoffSeconds", 0));
             String id = api.submit(body).body().get("id").asString();
@@ -109,7 +109,7 @@ class RemoteAgentsTest {
             String id;
             try (AgentProcess agent = AgentProcess.start(api.baseUrl(), "phoenix", agentDir, 0)) {
                 awaitActiveAgents(api, 1);
-                id = api.submit(JobBodies.job("outlives-its-agent", ticks(40))).body().get("id").asString();
+                id = api.submit(JobBodies.job("outlives_its_agent", ticks(40))).body().get("id").asString();
                 ApiClient.await("the first lines", () -> api.logTexts(id).size() >= 5, Duration.ofSeconds(30));
                 agent.kill();
             }
@@ -135,7 +135,7 @@ class RemoteAgentsTest {
         ApiClient api = server.api();
         try (AgentProcess agent = AgentProcess.start(api.baseUrl(), "steady", dataDir.resolve("steady"), 0)) {
             awaitActiveAgents(api, 1);
-            String id = api.submit(JobBodies.job("outlives-the-server", ticks(60))).body().get("id").asString();
+            String id = api.submit(JobBodies.job("outlives_the_server", ticks(60))).body().get("id").asString();
             ApiClient.await("the first lines", () -> api.logTexts(id).size() >= 5, Duration.ofSeconds(30));
 
             server.kill();

@@ -36,7 +36,7 @@ class ServerKilledTest {
         String id;
         try (ServerProcess server = ServerProcess.start(database, TestJvm.freePort(), dataDir, "killed-node", List.of())) {
             ApiClient first = server.api();
-            id = first.submit(JobBodies.job("outlives-its-server", program)).body().get("id").asString();
+            id = first.submit(JobBodies.job("outlives_its_server", program)).body().get("id").asString();
             first.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
         }
 
@@ -59,7 +59,7 @@ class ServerKilledTest {
         String database = TestDatabase.newDatabaseUrl();
         ServerProcess server = ServerProcess.start(database, TestJvm.freePort(), dataDir.resolve("a"), "host-a", List.of(SHORT_LEASE));
         ApiClient first = server.api();
-        Map<String, Object> body = JobBodies.job("fails-over-after-kill",
+        Map<String, Object> body = JobBodies.job("fails_over_after_kill",
                 "import os, time\nprint('attempt', os.environ['TRAINYARD_ATTEMPT'], flush=True)\ntime.sleep(1)\n");
         body.put("retryPolicy", Map.of("maxAttempts", 2, "backoffSeconds", 0));
         String id;

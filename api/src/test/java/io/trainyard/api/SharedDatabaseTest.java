@@ -36,7 +36,7 @@ class SharedDatabaseTest {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 ApiClient api = i % 2 == 0 ? first.api() : second.api();
-                ids.add(api.submit(JobBodies.job("shared-" + i, program)).body().get("id").asString());
+                ids.add(api.submit(JobBodies.job("shared_" + i, program)).body().get("id").asString());
             }
             List<JsonNode> ended = new ArrayList<>();
             for (String id : ids) {

@@ -1,0 +1,268 @@
+package io.trainyard.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.VertexAiFakes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * GiGL's own example configs (test resources under gigl-examples/, each naming its GiGL path), dry-run through
+ * a real server with the Vertex AI backend on gRPC fakes and the local backend, and compared with the launch
+ * GiGL makes of them: gigl/src/training/v2/glt_trainer.py and v1/trainer.py choosing the launch,
+ * gigl/src/common/vertex_ai_launcher.py and gigl/common/services/vertex_ai.py building it, and
+ * gigl/src/config_populator/config_populator.py filling the templates' outputs first. The server names no images,
+ * so GiGL's release images run, as in GiGL's launcher.
+ */
+class GiglExampleConfigsTest {
+
+    private static final String RELEASE_CPU = "us-central1-docker.pkg.dev/external-snap-ci-github-gigl/public-gigl/src-cpu:0.0.9.dev20251005191521";
+    private static final String TEMP = "gs://USER_PROVIDED_TEMP_ASSETS_BUCKET";
+    private static final String RELEASE_CUDA = "us-central1-docker.pkg.dev/external-snap-ci-github-gigl/public-gigl/src-cuda:0.0.9.dev20251005191521";
+
+    @TempDir
+    static Path dataDir;
+    static VertexAiFakes fakes;
+    static RunningServer server;
+    static ApiClient api;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        fakes = new VertexAiFakes();
+        server = fakes.startServer(TestDatabase.newDatabaseUrl(), dataDir, "gigl-examples-node");
+        api = server.api();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+        fakes.close();
+    }
+
+    @Test
+    void theInMemoryCoraExampleLaunchesAsASinglePoolGpuJob() throws Exception {
+        JsonNode request = dryRun("cora_glt", "e2e_hom_cora_sup_task_config.yaml", "example_resource_config.yaml");
+
+        assertThat(request.get("parent").asString()).isEqualTo("projects/USER_PROVIDED_PROJECT/locations/us-central1");
+        JsonNode customJob = request.get("customJob");
+        assertThat(customJob.get("displayName").asString()).isEqualTo("gigl_train_cora_glt");
+        assertThat(customJob.get("labels").get("cost_resource_group_tag").asString()).isEqualTo("dev_experiments_tra");
+        JsonNode spec = customJob.get("jobSpec");
+        assertThat(spec.get("serviceAccount").asString()).isEqualTo("USER_PROVIDED_SA@USER_PROVIDED_PROJECT.iam.gserviceaccount.com");
+        assertThat(spec.get("scheduling").get("timeout").asString()).isEqualTo("86400s");
+        assertThat(spec.get("tensorboard").asString())
+                .isEqualTo("projects/USER_PROVIDED_PROJECT/locations/us-central1/tensorboards/USER_PROVIDED_TENSORBOARD_ID");
+        // The template's filled tensorboardLogsUri is <perm>/<job>/trainer/logs/; its parent is the base directory.
+        assertThat(spec.get("baseOutputDirectory").get("outputUriPrefix").asString())
+                .isEqualTo("gs://USER_PROVIDED_PERM_ASSETS_BUCKET/cora_glt/trainer");
+        JsonNode pools = spec.get("workerPoolSpecs");
+        assertThat(pools).hasSize(2);
+        assertThat(replicas(pools)).containsExactly("1", "1");
+        for (JsonNode pool : pools) {
+            assertThat(pool.get("machineSpec").toString()).isEqualTo(
+                    "{\"machineType\":\"n1-standard-16\",\"acceleratorType\":\"NVIDIA_TESLA_T4\",\"acceleratorCount\":2}");
+            JsonNode container = pool.get("containerSpec");
+            assertThat(container.get("imageUri").asString()).isEqualTo(RELEASE_CUDA);
+            assertThat(strings(container.get("command"))).containsExactly("python", "-m", "examples.link_prediction.homogeneous_training");
+            assertThat(strings(container.get("args"))).containsExactly("--job_name=cora_glt",
+                    "--task_config_uri=" + configs(request, TEMP, "frozen_task_config.yaml"),
+                    "--resource_config_uri=" + configs(request, TEMP, "resource_config.yaml"),
+                    "--use_cuda", "--log_every_n_batch=50", "--num_neighbors=[10, 10]");
+            assertThat(env(container).keySet()).containsExactly("LEADER_WORKER_INTERNAL_IP_FILE_PATH", "TF_CPP_MIN_LOG_LEVEL",
+                    "GIGL_APPLIED_TASK_IDENTIFIER", "GIGL_TASK_CONFIG_URI", "GIGL_RESOURCE_CONFIG_URI", "GIGL_COMPONENT",
+                    "GIGL_CPU_DOCKER_URI", "GIGL_CUDA_DOCKER_URI");
+            assertThat(env(container).get("LEADER_WORKER_INTERNAL_IP_FILE_PATH"))
+                    .matches("gs://USER_PROVIDED_TEMP_ASSETS_BUCKET/gigl_train_cora_glt/\\d{8}-\\d{6}/leader_worker_internal_ip.txt");
+            assertThat(env(container)).containsEntry("GIGL_CPU_DOCKER_URI", RELEASE_CPU).containsEntry("GIGL_CUDA_DOCKER_URI", RELEASE_CUDA);
+        }
+    }
+
+    @Test
+    void theGraphStoreCoraExampleLaunchesTheComputeLeaderTheComputeWorkersAndTheStoragePool() throws Exception {
+        JsonNode request = dryRun("cora_graph_store", "e2e_hom_cora_sup_gs_task_config.yaml", "graph_store_example_resource_config.yaml");
+
+        JsonNode spec = request.get("customJob").get("jobSpec");
+        JsonNode pools = spec.get("workerPoolSpecs");
+        assertThat(pools).hasSize(3);
+        assertThat(replicas(pools)).containsExactly("1", "1", "2");
+        assertThat(pools.get(0).get("machineSpec").get("machineType").asString()).isEqualTo("n1-standard-16");
+        assertThat(pools.get(2).get("machineSpec").get("machineType").asString()).isEqualTo("n2-highmem-32");
+        JsonNode compute = pools.get(0).get("containerSpec");
+        JsonNode storage = pools.get(2).get("containerSpec");
+        assertThat(compute.get("imageUri").asString()).isEqualTo(RELEASE_CUDA);
+        assertThat(storage.get("imageUri").asString()).isEqualTo(RELEASE_CPU);
+        assertThat(strings(compute.get("args"))).contains("--use_cuda", "--num_neighbors=[10, 10]");
+        assertThat(strings(storage.get("command"))).containsExactly("python", "-m", "examples.link_prediction.graph_store.storage_main");
+        assertThat(strings(storage.get("args"))).containsExactly("--job_name=cora_graph_store",
+                "--task_config_uri=" + configs(request, TEMP, "frozen_task_config.yaml"),
+                "--resource_config_uri=" + configs(request, TEMP, "resource_config.yaml"),
+                "--sample_edge_direction=in", "--splitter_cls_path=gigl.utils.data_splitters.DistNodeAnchorLinkSplitter",
+                "--splitter_kwargs={\n  \"sampling_direction\": \"in\",\n  \"should_convert_labels_to_edges\": True,\n"
+                        + "  \"num_val\": 0.25,\n  \"num_test\": 0.25\n}",
+                "--num_server_sessions=1");
+        assertThat(env(storage)).isEqualTo(env(compute)).containsEntry("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", "2")
+                .doesNotContainKey("LEADER_WORKER_INTERNAL_IP_FILE_PATH");
+        assertThat(spec.get("tensorboard").asString()).endsWith("/tensorboards/USER_PROVIDED_TENSORBOARD_ID");
+    }
+
+    @Test
+    void theDeploymentGraphStoreConfigLaunchesTheCoraGraphStoreExample() throws Exception {
+        JsonNode pools = dryRun("cora_gs_deployment", "e2e_hom_cora_sup_gs_task_config.yaml", "e2e_glt_gs_train_resource_config.yaml")
+                .get("customJob").get("jobSpec").get("workerPoolSpecs");
+
+        assertThat(replicas(pools)).containsExactly("1", "1", "2");
+        assertThat(pools.get(1).get("containerSpec").get("command").get(2).asString())
+                .isEqualTo("examples.link_prediction.graph_store.homogeneous_training");
+    }
+
+    // The deprecated top-level trainer_config is read as trainer_resource_config (gigl_resource_config.py).
+    @Test
+    void theDeploymentUnitTestConfigLaunchesTheInMemoryExampleFromItsDeprecatedTrainerConfig() throws Exception {
+        JsonNode pools = dryRun("cora_unittest", "e2e_hom_cora_sup_task_config.yaml", "unittest_resource_config.yaml")
+                .get("customJob").get("jobSpec").get("workerPoolSpecs");
+
+        assertThat(replicas(pools)).containsExactly("1", "1");
+        assertThat(pools.get(0).get("machineSpec").toString()).isEqualTo(
+                "{\"machineType\":\"n1-highmem-8\",\"acceleratorType\":\"NVIDIA_TESLA_T4\",\"acceleratorCount\":1}");
+    }
+
+    // GiGL's v1 trainer (gigl/src/training/v1/trainer.py): named after the bare job, the v1 training process with both
+    // images on its command line.
+    @Test
+    void theToyLegacyExampleLaunchesGiglsV1TrainingProcess() throws Exception {
+        JsonNode request = dryRun("toy_legacy", "toy_template_task_config.yaml", "toy_resource_config.yaml");
+
+        JsonNode customJob = request.get("customJob");
+        assertThat(customJob.get("displayName").asString()).isEqualTo("toy_legacy");
+        JsonNode pools = customJob.get("jobSpec").get("workerPoolSpecs");
+        assertThat(replicas(pools)).containsExactly("1");
+        assertThat(pools.get(0).get("machineSpec").get("acceleratorType").asString()).isEqualTo("NVIDIA_TESLA_P100");
+        JsonNode container = pools.get(0).get("containerSpec");
+        assertThat(strings(container.get("command"))).containsExactly("python", "-m", "gigl.src.training.v1.lib.training_process");
+        assertThat(strings(container.get("args"))).containsExactly("--job_name=toy_legacy",
+                "--task_config_uri=" + configs(request, "gs://gigl-cicd-temp", "frozen_task_config.yaml"),
+                "--resource_config_uri=" + configs(request, "gs://gigl-cicd-temp", "resource_config.yaml"),
+                "--cpu_docker_uri=" + RELEASE_CPU, "--cuda_docker_uri=" + RELEASE_CUDA, "--use_cuda");
+    }
+
+    @Test
+    void theInMemoryCoraExampleRunsLocallyWithGiglsEnvironment() throws Exception {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobName", "cora_local");
+        body.put("taskConfigUri", example("e2e_hom_cora_sup_task_config.yaml").toString());
+        body.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(2));
+
+        ApiClient.Response plan = api.post("/jobs?dryRun=true", body);
+
+        assertThat(plan.status()).as("%s", plan.body()).isEqualTo(200);
+        assertThat(plan.body().get("workers")).hasSize(2).allSatisfy(worker -> {
+            assertThat(strings(worker.get("argv"))).startsWith("python", "-m", "examples.link_prediction.homogeneous_training",
+                    "--job_name=cora_local").endsWith("--log_every_n_batch=50", "--num_neighbors=[10, 10]");
+            assertThat(worker.get("environment").get("GIGL_CPU_DOCKER_URI").asString()).isEqualTo(RELEASE_CPU);
+            assertThat(worker.get("environment").get("GIGL_CUDA_DOCKER_URI").asString()).isEqualTo(RELEASE_CUDA);
+        });
+    }
+
+    // GiGL's config populator fills a template's outputs before the trainer starts (config_populator.py); a local job's
+    // are the same paths under its work folder, in the config file the trainer reads and in the job's outputs.
+    @Test
+    void aLocalTemplateIsFrozenWithItsOutputsUnderTheWorkFolder() {
+        String program = """
+                import sys
+                path = [arg for arg in sys.argv if arg.startswith("--task_config_uri=")][0].split("=", 1)[1][len("file://"):]
+                for line in open(path):
+                    if "Uri:" in line:
+                        print("FROZEN", line.strip())
+                """;
+        Map<String, Object> body = JobBodies.job("local_template", program);
+        body.put("taskConfig", ((String) body.get("taskConfig")).replace("  trainedModelMetadata:\n    trainedModelUri: outputs/model.pt\n", ""));
+
+        String id = api.submit(body).body().get("id").asString();
+        JsonNode job = api.awaitEnded(id, Duration.ofSeconds(60));
+
+        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(api.logTexts(id)).contains("FROZEN trainedModelUri: trainer/models/model.pt",
+                "FROZEN scriptedModelUri: trainer/models/scripted_model.pt",
+                "FROZEN evalMetricsUri: trainer/models/trainer_eval_metrics.json", "FROZEN tensorboardLogsUri: trainer/logs/");
+        Path work = dataDir.resolve("jobs").resolve(id);
+        assertThat(job.get("outputs").get("trainedModelUri").asString())
+                .isEqualTo(work.resolve("trainer/models/model.pt").toUri().toString());
+        assertThat(job.get("outputs").get("tensorboardLogsUri").asString()).isEqualTo(work.resolve("trainer/logs").toUri().toString());
+    }
+
+    // gigl/src/training/trainer.py returns at once when both are skipped: nothing is planned, and the job succeeds.
+    @Test
+    void aConfigSkippingTrainingAndEvaluationIsAcceptedAndLaunchesNothing() {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobName", "cora_skips_all");
+        body.put("taskConfig", JobBodies.taskConfig("print('never run')", "outputs/model.pt")
+                .replace("sharedConfig:\n", "sharedConfig:\n  shouldSkipTraining: true\n  shouldSkipModelEvaluation: true\n"));
+        body.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(1));
+
+        ApiClient.Response plan = api.post("/jobs?dryRun=true", body);
+        assertThat(plan.status()).isEqualTo(200);
+        assertThat(plan.body().get("workers")).isEmpty();
+        assertThat(plan.body().get("placement").get("nothingToLaunch").asString()).contains("GiGL's trainer exits");
+
+        JsonNode job = api.awaitEnded(api.submit(body).body().get("id").asString(), Duration.ofSeconds(30));
+        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(job.get("node").isNull()).isTrue();
+        assertThat(api.logTexts(job.get("id").asString())).doesNotContain("never run");
+    }
+
+    private static JsonNode dryRun(String jobName, String taskConfig, String resourceConfig) throws URISyntaxException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobName", jobName);
+        body.put("taskConfigUri", example(taskConfig).toUri().toString());
+        body.put("resourceConfigUri", example(resourceConfig).toString());
+        ApiClient.Response plan = api.post("/jobs?dryRun=true", body);
+        assertThat(plan.status()).as("dry run of %s with %s: %s", taskConfig, resourceConfig, plan.body()).isEqualTo(200);
+        assertThat(plan.body().get("backend").asString()).isEqualTo("vertex-ai");
+        return plan.body().get("customJobRequest");
+    }
+
+    private static Path example(String name) throws URISyntaxException {
+        return Path.of(GiglExampleConfigsTest.class.getResource("/gigl-examples/" + name).toURI());
+    }
+
+    /** Where the job's frozen configs are uploaded: a folder of its own under the temp bucket. */
+    private static String configs(JsonNode request, String tempBucket, String file) {
+        JsonNode customJob = request.get("customJob");
+        String jobName = strings(customJob.get("jobSpec").get("workerPoolSpecs").get(0).get("containerSpec").get("args"))
+                .getFirst().substring("--job_name=".length());
+        return tempBucket + "/" + jobName + "/trainyard/" + customJob.get("labels").get("trainyard_job_id").asString() + "/" + file;
+    }
+
+    private static List<String> replicas(JsonNode pools) {
+        List<String> replicas = new ArrayList<>();
+        pools.forEach(pool -> replicas.add(pool.has("replicaCount") ? pool.get("replicaCount").asString() : "0"));
+        return replicas;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> strings = new ArrayList<>();
+        array.forEach(item -> strings.add(item.asString()));
+        return strings;
+    }
+
+    private static Map<String, String> env(JsonNode container) {
+        Map<String, String> env = new LinkedHashMap<>();
+        container.get("env").forEach(variable -> env.put(variable.get("name").asString(), variable.get("value").asString()));
+        return env;
+    }
+}
