@@ -122,7 +122,7 @@ class GiglExampleConfigsTest {
 
     @Test
     void theDeploymentGraphStoreConfigLaunchesTheCoraGraphStoreExample() throws Exception {
-        JsonNode pools = dryRun("cora_gs_deployment", "e2e_hom_cora_sup_gs_task_config.yaml", "e2e_glt_gs_train_resource_config.yaml")
+        JsonNode pools = dryRun("cora_gs_deployment", "e2e_hom_cora_sup_gs_task_config.yaml", "deployment/e2e_glt_gs_train_resource_config.yaml")
                 .get("customJob").get("jobSpec").get("workerPoolSpecs");
 
         assertThat(replicas(pools)).containsExactly("1", "1", "2");
@@ -130,10 +130,36 @@ class GiglExampleConfigsTest {
                 .isEqualTo("examples.link_prediction.graph_store.homogeneous_training");
     }
 
+    // GiGL composes a resource config's Hydra defaults list from the files beside it (gigl/common/utils/proto_utils.py,
+    // gigl/common/utils/hydra_config.py); the trainer receives the composed config.
+    @Test
+    void theDeploymentHydraConfigsAreComposedAndLaunchTheCoraExamples() throws Exception {
+        JsonNode singlePool = dryRun("cora_hydra", "e2e_hom_cora_sup_task_config.yaml", "deployment/e2e_glt_resource_config.yaml");
+        assertThat(singlePool.get("parent").asString()).isEqualTo("projects/external-snap-ci-github-gigl/locations/us-central1");
+        JsonNode pools = singlePool.get("customJob").get("jobSpec").get("workerPoolSpecs");
+        assertThat(replicas(pools)).containsExactly("1", "1");
+        assertThat(pools.get(0).get("machineSpec").toString()).isEqualTo(
+                "{\"machineType\":\"n1-highmem-32\",\"acceleratorType\":\"NVIDIA_TESLA_T4\",\"acceleratorCount\":2}");
+        assertThat(singlePool.get("customJob").get("jobSpec").get("serviceAccount").asString())
+                .isEqualTo("untrusted-external-github-gigl@external-snap-ci-github-gigl.iam.gserviceaccount.com");
+        assertThat(singlePool.get("customJob").get("labels").get("cost_resource_group_tag").asString()).isEqualTo("dev_experiments_tra");
+
+        JsonNode graphStore = dryRun("cora_hydra_gs", "e2e_hom_cora_sup_gs_task_config.yaml", "deployment/e2e_glt_gs_resource_config.yaml");
+        assertThat(replicas(graphStore.get("customJob").get("jobSpec").get("workerPoolSpecs"))).containsExactly("1", "1", "2");
+
+        Map<String, Object> inline = new LinkedHashMap<>();
+        inline.put("jobName", "cora_hydra_inline");
+        inline.put("taskConfigUri", example("e2e_hom_cora_sup_task_config.yaml").toString());
+        inline.put("resourceConfig", java.nio.file.Files.readString(example("deployment/e2e_glt_resource_config.yaml")));
+        ApiClient.Response refused = api.post("/jobs?dryRun=true", inline);
+        assertThat(refused.status()).isEqualTo(422);
+        assertThat(refused.body().get("errors").get(0).get("field").asString()).isEqualTo("resourceConfig.defaults");
+    }
+
     // The deprecated top-level trainer_config is read as trainer_resource_config (gigl_resource_config.py).
     @Test
     void theDeploymentUnitTestConfigLaunchesTheInMemoryExampleFromItsDeprecatedTrainerConfig() throws Exception {
-        JsonNode pools = dryRun("cora_unittest", "e2e_hom_cora_sup_task_config.yaml", "unittest_resource_config.yaml")
+        JsonNode pools = dryRun("cora_unittest", "e2e_hom_cora_sup_task_config.yaml", "deployment/unittest_resource_config.yaml")
                 .get("customJob").get("jobSpec").get("workerPoolSpecs");
 
         assertThat(replicas(pools)).containsExactly("1", "1");

@@ -3,22 +3,16 @@ package io.trainyard.gigl;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.representer.Representer;
-
 /**
  * Freezes a template task config for the trainer as GiGL's config populator does before the trainer starts:
  * each unset {@code sharedConfig.trainedModelMetadata} URI is filled from the job's layout. The trainer reads
- * the text, so the filled values are written into it (re-serialised, like the populator's own output, so
- * comments do not survive); a config with every URI set is kept exactly as submitted.
+ * the text, so the filled values are written into it ({@link YamlWriter}); a config with every URI set is kept
+ * exactly as submitted.
  */
 public final class TemplateConfig {
 
-    static final String FROZEN_HEADER = "# Frozen by Trainyard from a template task config: the unset"
-            + " sharedConfig.trainedModelMetadata URIs\n# are filled as GiGL's config populator fills them.\n";
+    private static final String FROZEN_HEADER = "Frozen by Trainyard from a template task config: the unset"
+            + " sharedConfig.trainedModelMetadata URIs\nare filled as GiGL's config populator fills them.";
 
     private TemplateConfig() {
     }
@@ -45,7 +39,7 @@ public final class TemplateConfig {
                 metadata.put(keyAsWritten(metadata, name), uri);
             }
         });
-        return new Frozen(FROZEN_HEADER + yaml().dump(document), task.withTrainedModelMetadata(filled));
+        return new Frozen(YamlWriter.write(FROZEN_HEADER, document), task.withTrainedModelMetadata(filled));
     }
 
     /** The mapping under {@code camelName} (or its snake_case spelling), made if absent. */
@@ -65,13 +59,5 @@ public final class TemplateConfig {
     private static String keyAsWritten(Map<String, Object> parent, String camelName) {
         String snakeName = ConfigNode.toSnakeCase(camelName);
         return !parent.containsKey(camelName) && parent.containsKey(snakeName) ? snakeName : camelName;
-    }
-
-    private static Yaml yaml() {
-        DumperOptions options = new DumperOptions();
-        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-        options.setIndent(2);
-        options.setSplitLines(false);
-        return new Yaml(new SafeConstructor(new LoaderOptions()), new Representer(options), options);
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import io.trainyard.gigl.HydraDefaults;
 import io.trainyard.gigl.SafeYamlParser;
 import io.trainyard.validation.InvalidRequestException;
 
@@ -31,7 +32,14 @@ final class ConfigDocuments {
         if (hasInline == hasUri) {
             throw new InvalidRequestException(inlineField, "give exactly one of " + inlineField + " (YAML text) or " + uriField);
         }
-        return hasInline ? new Document(inline, null) : new Document(fetch(uriField, uri.strip(), remoteReaders), uri.strip());
+        if (hasInline) {
+            return new Document(HydraDefaults.compose(inlineField, null, inline, ConfigDocuments::readLocal), null);
+        }
+        String source = uri.strip();
+        Path local = isRemote(source, remoteReaders) ? null : localPath(uriField, source);
+        String text = local == null ? fetch(uriField, source, remoteReaders) : readLocal(uriField, local);
+        // GiGL composes a config's Hydra defaults list from the files beside it, for a local file only.
+        return new Document(HydraDefaults.compose(uriField, local, text, ConfigDocuments::readLocal), source);
     }
 
     /** The text of the document at {@code uri}: a local path, file://, or what a remote reader handles. */
@@ -41,6 +49,14 @@ final class ConfigDocuments {
                 return reader.read(field, uri, SafeYamlParser.MAX_DOCUMENT_CHARS);
             }
         }
+        return readLocal(field, localPath(field, uri));
+    }
+
+    private static boolean isRemote(String uri, List<RemoteConfigReader> remoteReaders) {
+        return remoteReaders.stream().anyMatch(reader -> reader.reads(uri));
+    }
+
+    private static Path localPath(String field, String uri) {
         if (uri.startsWith("gs://")) {
             throw new InvalidRequestException(field, "gs:// URIs need the Vertex AI backend, which this server does not have "
                     + "(set trainyard.vertex-ai.project to enable it); give a local path, a file:// URI or the YAML inline");
@@ -54,6 +70,10 @@ final class ConfigDocuments {
         if (!path.isAbsolute()) {
             throw new InvalidRequestException(field, "'" + uri + "' must be an absolute path: the server's working folder is not the client's");
         }
+        return path;
+    }
+
+    private static String readLocal(String field, Path path) {
         try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             char[] buffer = new char[SafeYamlParser.MAX_DOCUMENT_CHARS + 1];
             int total = 0;
@@ -62,11 +82,11 @@ final class ConfigDocuments {
                 total += read;
             }
             if (total > SafeYamlParser.MAX_DOCUMENT_CHARS) {
-                throw new InvalidRequestException(field, "'" + uri + "' is larger than " + SafeYamlParser.MAX_DOCUMENT_CHARS + " characters");
+                throw new InvalidRequestException(field, "'" + path + "' is larger than " + SafeYamlParser.MAX_DOCUMENT_CHARS + " characters");
             }
             return new String(buffer, 0, total);
         } catch (IOException e) {
-            throw new InvalidRequestException(field, "cannot read '" + uri + "': " + e.getMessage());
+            throw new InvalidRequestException(field, "cannot read '" + path + "': " + e.getMessage());
         }
     }
 }

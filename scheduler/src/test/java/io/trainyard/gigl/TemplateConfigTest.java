@@ -42,7 +42,7 @@ class TemplateConfigTest {
         // The text says the same, and reads back to the same config.
         assertThat(TaskConfigReader.read("taskConfig", frozen.yaml())).isEqualTo(frozen.task());
         assertThat(frozen.task().withTrainedModelMetadata(template.trainedModelMetadata())).isEqualTo(template);
-        assertThat(frozen.yaml()).startsWith(TemplateConfig.FROZEN_HEADER).contains("should_run_glt_backend: 'True'");
+        assertThat(frozen.yaml()).startsWith("# Frozen by Trainyard from a template task config").contains("should_run_glt_backend: 'True'");
     }
 
     @Test

@@ -1,0 +1,29 @@
+package io.trainyard.gigl;
+
+import java.util.Map;
+
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.representer.Representer;
+
+/**
+ * Writes a config Trainyard completed (a template's filled outputs, a composed Hydra config) back as the YAML
+ * the trainer reads, as GiGL writes the configs it completes: block style, keys in document order, under a
+ * comment saying what was done. Comments of the original do not survive, as they do not in GiGL's.
+ */
+final class YamlWriter {
+
+    private YamlWriter() {
+    }
+
+    static String write(String headerComment, Map<String, Object> document) {
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        options.setIndent(2);
+        options.setSplitLines(false);
+        Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()), new Representer(options), options);
+        return "# " + headerComment.replace("\n", "\n# ") + "\n" + yaml.dump(document);
+    }
+}
