@@ -82,11 +82,11 @@ class CustomJobRequestTest {
 
     /** The job as submitted: attempt 1 of id {@link #JOB}. */
     static Job submitted(JobSpec spec) {
-        return new Job(JOB, spec, null, null, Instant.EPOCH);
+        return new Job(JOB, spec, "tester", null, null, Instant.EPOCH);
     }
 
     static JobSpec spec(String task, String resource, long timeoutSeconds) {
-        return new JobSpec("my_job", VertexAiBackend.NAME, TaskConfigReader.read("taskConfig", task),
+        return new JobSpec("my_job", VertexAiBackend.NAME, "default", TaskConfigReader.read("taskConfig", task),
                 ResourceConfigReader.read("resourceConfig", resource), task, resource, null, null, Map.of(), 0, false,
                 timeoutSeconds, 1, 1, 30, TrainerImages.SERVER_DEFAULTS);
     }
@@ -192,7 +192,7 @@ class CustomJobRequestTest {
                   numReplicas: 2
                 """);
         JobSpec defaults = spec(TASK, resource, 86_400);
-        JobSpec own = new JobSpec(defaults.jobName(), defaults.backend(), defaults.task(), defaults.resource(),
+        JobSpec own = new JobSpec(defaults.jobName(), defaults.backend(), defaults.project(), defaults.task(), defaults.resource(),
                 defaults.taskConfigYaml(), defaults.resourceConfigYaml(), null, null, Map.of(), 0, false, 86_400, 1, 1, 30,
                 new TrainerImages("us-docker.pkg.dev/p/mine/cpu:2", "us-docker.pkg.dev/p/mine/cuda:2"));
         CustomJobBuilder builder = new CustomJobBuilder(properties(null));

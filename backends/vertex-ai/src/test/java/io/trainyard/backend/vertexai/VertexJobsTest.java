@@ -36,7 +36,7 @@ class VertexJobsTest {
                 vertexAiTrainerConfig:
                   machineType: n1-standard-4
                 """), 3600);
-        Job job = new Job(id, spec, null, null, Instant.EPOCH);
+        Job job = new Job(id, spec, "tester", null, null, Instant.EPOCH);
         return new CustomJobBuilder(CustomJobRequestTest.properties(null)).build(job, AssetFolder.of(job));
     }
 
