@@ -29,10 +29,13 @@ echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java
 
 if [ "${PG_SKIP_IN_MEMORY:-0}" != 1 ]; then
   echo "== in memory: the placement policy (PlacementBench)"
-  mvn_quiet -DskipTests install -pl scheduler -am
-  classpath_file="$work/classpath"
-  mvn_quiet dependency:build-classpath -pl scheduler -Dmdep.outputFile="$classpath_file" -Dmdep.includeScope=runtime
-  "$JAVA_HOME/bin/java" -Xmx512m -cp "scheduler/target/classes:$(cat "$classpath_file")" bench/placement/PlacementBench.java "$agents" "$gpus" "$jobs"
+  # Installed: dependency:build-classpath resolves the Trainyard modules backends/local depends on from ~/.m2.
+  mvn_quiet -DskipTests install -pl backends/local -am
+  mvn_quiet dependency:build-classpath -pl backends/local -Dmdep.outputFile="$work/classpath-placement" -DincludeScope=runtime
+  # The placement code (backends/local) and the types it decides in (scheduler) from this tree's classes, ahead
+  # of their jars in ~/.m2: that repository is shared, and another checkout's install may replace them meanwhile.
+  "$JAVA_HOME/bin/java" -Xmx512m -cp "backends/local/target/classes:scheduler/target/classes:$(cat "$work/classpath-placement")" \
+    bench/placement/PlacementBench.java "$agents" "$gpus" "$jobs"
 fi
 
 # Always (re)built, incrementally: the benchmark is of the code in this working tree.
