@@ -42,6 +42,11 @@ fi
 mvn_quiet -DskipTests package
 # A copy: a build running beside this one may rewrite the jar while the server still loads classes from it.
 cp api/target/trainyard-server.jar "$work/server.jar"
+# ServerPlacementBench's class path: the testing module (job bodies), the protocol module (the agents' messages)
+# and their dependencies. Neither depends on another Trainyard module, so nothing needs installing. One
+# dependency:build-classpath writes a file per module: Maven fills in ${project.artifactId} for each.
+mvn_quiet dependency:build-classpath -pl testing,protocol -Dmdep.outputFile="$work/classpath-\${project.artifactId}" -DincludeScope=runtime
+bench_classpath="testing/target/classes:protocol/target/classes:$(cat "$work/classpath-trainyard-testing"):$(cat "$work/classpath-trainyard-protocol")"
 
 start_server() { # port
   local port=$1
@@ -78,11 +83,11 @@ stop_server() { # port: stops it, then shows what it logged at WARN or above (ro
 }
 
 start_server 18191
-"$JAVA_HOME/bin/java" bench/placement/ServerPlacementBench.java throughput http://127.0.0.1:18191 \
+"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/placement/ServerPlacementBench.java throughput http://127.0.0.1:18191 \
   "$agents" "$gpus" "$jobs" "${PG_MIN_SECONDS:-2}" "${PG_MAX_SECONDS:-8}"
 stop_server 18191
 
 start_server 18192
-"$JAVA_HOME/bin/java" bench/placement/ServerPlacementBench.java running http://127.0.0.1:18192 \
+"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/placement/ServerPlacementBench.java running http://127.0.0.1:18192 \
   "${PG_RUNNING_AGENTS:-250}" "$gpus" "${PG_RUNNING_JOBS:-2000}" "${PG_PROBES:-50}"
 stop_server 18192
