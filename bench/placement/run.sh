@@ -14,16 +14,8 @@
 #        PG_SKIP_IN_MEMORY=1 to run only the server benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source scripts/select-jdk.sh
+source bench/lib.sh
 agents="${1:-100}"; gpus="${2:-8}"; jobs="${3:-10000}"
-work="$(mktemp -d)"
-trap 'for f in "$work"/server-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"' EXIT
-
-# Maven on JDK 24+ prints sun.misc.Unsafe deprecation warnings (from its own Guava) and colour resets even
-# with -q; they are left out here. Its exit status still counts (pipefail).
-mvn_quiet() {
-  mvn -B -q --no-transfer-progress "$@" 2>&1 | sed 's/\x1b\[0m//g' | { grep -vE 'sun\.misc\.Unsafe|terminally deprecated|AbstractFuture|^$' || true; }
-}
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 
@@ -42,11 +34,8 @@ fi
 mvn_quiet -DskipTests package
 # A copy: a build running beside this one may rewrite the jar while the server still loads classes from it.
 cp api/target/trainyard-server.jar "$work/server.jar"
-# ServerPlacementBench's class path: the testing module (job bodies), the protocol module (the agents' messages)
-# and their dependencies. Neither depends on another Trainyard module, so nothing needs installing. One
-# dependency:build-classpath writes a file per module: Maven fills in ${project.artifactId} for each.
-mvn_quiet dependency:build-classpath -pl testing,protocol -Dmdep.outputFile="$work/classpath-\${project.artifactId}" -DincludeScope=runtime
-bench_classpath="testing/target/classes:protocol/target/classes:$(cat "$work/classpath-trainyard-testing"):$(cat "$work/classpath-trainyard-protocol")"
+# ServerPlacementBench's class path: job bodies (testing) and the agents' messages (protocol).
+set_bench_classpath testing protocol
 
 start_server() { # port
   local port=$1

@@ -6,25 +6,15 @@
 # Usage: bench/server/run.sh [submissions] [dispatch-jobs] [log-lines]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source scripts/select-jdk.sh
+source bench/lib.sh
 submissions="${1:-10000}"; dispatch_jobs="${2:-200}"; log_lines="${3:-1000000}"
-work="$(mktemp -d)"
-trap 'for f in "$work"/server-*.pid; do kill "$(cat "$f")" 2>/dev/null || true; done; rm -rf "$work"' EXIT
-
-# Maven on JDK 24+ prints sun.misc.Unsafe deprecation warnings (from its own Guava) and colour resets even
-# with -q; they are left out here. Its exit status still counts (pipefail).
-mvn_quiet() {
-  mvn -B -q --no-transfer-progress "$@" 2>&1 | sed 's/\x1b\[0m//g' | { grep -vE 'sun\.misc\.Unsafe|terminally deprecated|AbstractFuture|^$' || true; }
-}
 
 # Always (re)built, incrementally: the benchmark is of the code in this working tree.
 mvn_quiet -DskipTests package
 # A copy: a build running beside this one may rewrite the jar while the server still loads classes from it.
 cp api/target/trainyard-server.jar "$work/server.jar"
-# ServerBench's class path: the testing module (job bodies) and its dependencies (Jackson among them). It
-# depends on no other Trainyard module, so nothing needs installing.
-mvn_quiet dependency:build-classpath -pl testing -Dmdep.outputFile="$work/classpath-testing" -DincludeScope=runtime
-bench_classpath="testing/target/classes:$(cat "$work/classpath-testing")"
+# ServerBench's class path: job bodies (testing), and Jackson with them.
+set_bench_classpath testing
 
 start_server() { # port, extra args...
   local port=$1; shift
@@ -34,7 +24,7 @@ start_server() { # port, extra args...
   for _ in $(seq 1 120); do curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null && return; sleep 1; done
   cat "$work/server-$port.log" >&2; return 1
 }
-stop_server() { kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true; }
+stop_server() { kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true; rm -f "$work/server-$1.pid"; }
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 start_server 18181 --trainyard.dispatcher.enabled=false
