@@ -15,8 +15,9 @@ mvn -B -q --no-transfer-progress -DskipTests package
 # The demo's trainer command is `python -m trainyard_runtime.train`: started from the repository root, the
 # server's agent puts the runtime's virtualenv (runtime/.venv/bin) first on its trainers' PATH
 # (trainyard.local.trainer-path).
+# Submissions may name config files under examples/ only (trainyard.config-roots).
 "$JAVA_HOME/bin/java" -jar api/target/trainyard-server.jar --server.port="$port" \
-  --trainyard.data-dir="$root/.trainyard" > "$root/.trainyard-server.log" 2>&1 &
+  --trainyard.data-dir="$root/.trainyard" --trainyard.config-roots="$root/examples" > "$root/.trainyard-server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 echo "Server starting (pid $server, log in .trainyard-server.log) ..."
@@ -26,7 +27,10 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 
-job=$(curl -fsS -X POST "$base/jobs" -H 'Content-Type: application/json' -d @- <<JSON
+# The first start wrote the global admin's token here (mode 0600); every request but health needs a token.
+token="$(cat "$root/.trainyard/admin-token")"
+auth=(-H "Authorization: Bearer $token")
+job=$(curl -fsS "${auth[@]}" -X POST "$base/jobs" -H 'Content-Type: application/json' -d @- <<JSON
 {"jobName": "demo_link_prediction",
  "taskConfigUri": "file://$root/examples/link-prediction/task_config.yaml",
  "resourceConfigUri": "file://$root/examples/link-prediction/resource_config.yaml",
@@ -35,7 +39,7 @@ JSON
 )
 id=$(printf '%s' "$job" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
 echo "Submitted job $id; following $base/jobs/$id/logs/stream"
-curl -fsSN "$base/jobs/$id/logs/stream" | python3 -c '
+curl -fsSN "${auth[@]}" "$base/jobs/$id/logs/stream" | python3 -c '
 import json, sys
 event = None
 for line in sys.stdin:
@@ -49,9 +53,10 @@ for line in sys.stdin:
             break
         print(("[rank %d] " % data["rank"] if data["rank"] else "") + data["text"], flush=True)
 '
-curl -fsS "$base/jobs/$id" | python3 -m json.tool
+curl -fsS "${auth[@]}" "$base/jobs/$id" | python3 -m json.tool
 if [ "${1:-}" = "--once" ]; then
   exit 0
 fi
 echo "Server running at $base (OpenAPI: $base/v3/api-docs, Swagger UI: $base/swagger-ui.html). Ctrl-C stops it."
+echo "The global admin's token is in $root/.trainyard/admin-token: curl -H \"Authorization: Bearer \$(cat .trainyard/admin-token)\" $base/jobs"
 wait $server

@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Random;
 
-import io.trainyard.placement.AgentCapacity;
-import io.trainyard.placement.Demand;
-import io.trainyard.placement.Placement;
-import io.trainyard.placement.PlacementDecision;
-import io.trainyard.placement.Placer;
+import io.trainyard.backend.PlacementDecision;
+import io.trainyard.backend.local.placement.AgentCapacity;
+import io.trainyard.backend.local.placement.Demand;
+import io.trainyard.backend.local.placement.Placer;
+import io.trainyard.job.Placement;
 
 /**
  * The placement policy on a simulated pool: 100 agents x 8 GPUs and 10,000 queued GPU jobs of mixed sizes
@@ -23,7 +23,7 @@ public class PlacementBench {
     record Job(int id, int gpus, double duration) {
     }
 
-    record Running(Placement placement, double endsAt) {
+    record Running(Placement.OnAgent placement, double endsAt) {
     }
 
     public static void main(String[] args) {
@@ -60,9 +60,9 @@ public class PlacementBench {
                 PlacementDecision decision = Placer.place(new Demand(job.gpus(), true), pool);
                 decisionNanos += System.nanoTime() - started;
                 decisions++;
-                if (decision instanceof PlacementDecision.OnAgent on) {
-                    agent(pool, on.placement().node()).take(on.placement());
-                    running.add(new Running(on.placement(), now + job.duration()));
+                if (decision instanceof PlacementDecision.Placed(String node, Placement.OnAgent placement)) {
+                    agent(pool, node).take(placement);
+                    running.add(new Running(placement, now + job.duration()));
                     busyGpus += job.gpus();
                     queue.remove(i--);
                 }
@@ -93,7 +93,7 @@ public class PlacementBench {
     }
 
     /** Frees a placement the way the server does: the agent's capacity is rebuilt from what still runs on it. */
-    static void free(List<AgentCapacity> pool, Placement ended, PriorityQueue<Running> running, List<Integer> gpuIndices) {
+    static void free(List<AgentCapacity> pool, Placement.OnAgent ended, PriorityQueue<Running> running, List<Integer> gpuIndices) {
         int index = pool.indexOf(agent(pool, ended.node()));
         AgentCapacity rebuilt = new AgentCapacity(ended.node(), gpuIndices, 8);
         for (Running job : running) {

@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +20,19 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+
+import io.trainyard.protocol.Assignment;
+import io.trainyard.protocol.Ended;
+import io.trainyard.protocol.Gpu;
+import io.trainyard.protocol.Heartbeat;
+import io.trainyard.protocol.Registered;
+import io.trainyard.protocol.Registration;
+import io.trainyard.protocol.RunEnd;
+import io.trainyard.protocol.Started;
+import io.trainyard.protocol.Work;
+import io.trainyard.testing.JobBodies;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The scheduler's PostgreSQL placement path, end to end: a real Trainyard server (its dispatcher claiming
@@ -31,10 +44,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * of it: claims, placement reads, state changes and agent round trips, all through PostgreSQL.
  *
  * <p>Run by bench/placement/run.sh, which starts a fresh server (embedded PostgreSQL, -Xmx512m, agent token
- * {@code bench-token}, no embedded agent) per scenario. Java's source launcher runs it as is:
+ * {@code bench-token}, no embedded agent) per scenario. Java's source launcher runs it, with the testing
+ * module (job bodies), the protocol module (what agents send and read) and their dependencies on the class
+ * path, as run.sh builds it:
  * <pre>
- * java ServerPlacementBench.java throughput BASE_URL [agents=100] [gpusPerAgent=8] [jobs=10000] [minSeconds=2] [maxSeconds=8]
- * java ServerPlacementBench.java running    BASE_URL [agents=250] [gpusPerAgent=8] [jobs=2000] [probes=50]
+ * java -cp CLASSPATH ServerPlacementBench.java throughput BASE_URL [agents=100] [gpusPerAgent=8] [jobs=10000] [minSeconds=2] [maxSeconds=8]
+ * java -cp CLASSPATH ServerPlacementBench.java running    BASE_URL [agents=250] [gpusPerAgent=8] [jobs=2000] [probes=50]
  * </pre>
  * <ul>
  * <li>{@code throughput}: jobs of 1, 1, 1, 1, 2, 2, 4 or 8 GPUs (seed 42) with uniform durations are all
@@ -59,6 +74,7 @@ public class ServerPlacementBench {
 
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
+    static final JsonMapper JSON = JsonMapper.builder().build();
     static final String AUTH = "Bearer bench-token";
     static final long WAIT_MILLIS = 2_000;
     static final int SUBMIT_CLIENTS = 16;
@@ -75,8 +91,8 @@ public class ServerPlacementBench {
     static final AtomicInteger duplicateAssignments = new AtomicInteger();
     static final AtomicLong firstAssignedAt = new AtomicLong();
     static final AtomicLong firstEndSentAt = new AtomicLong();
-    static final Map<String, Long> assignedAt = new ConcurrentHashMap<>();
-    static final Map<String, Long> runningAt = new ConcurrentHashMap<>();
+    static final Map<UUID, Long> assignedAt = new ConcurrentHashMap<>();
+    static final Map<UUID, Long> runningAt = new ConcurrentHashMap<>();
     static final Map<String, Integer> errors = new ConcurrentHashMap<>();
     static final Map<String, Integer> transportRetries = new ConcurrentHashMap<>();
     static final AtomicInteger settled = new AtomicInteger();    // runs whose ended report was answered, or given up
@@ -84,7 +100,7 @@ public class ServerPlacementBench {
     static volatile long queueEmptyAt;
     static volatile int totalJobs;
     /** Durations of jobs by id, in ms; a job not in here (or with -1) runs until {@link #releaseAll} opens. */
-    static final Map<String, Long> durations = new ConcurrentHashMap<>();
+    static final Map<UUID, Long> durations = new ConcurrentHashMap<>();
     static final CountDownLatch releaseAll = new CountDownLatch(1);
     static volatile boolean stopping;
     /** What the scenario is doing now, to tell when the heap peaked. */
@@ -132,7 +148,7 @@ public class ServerPlacementBench {
         // 1. Submit everything while no agent is registered: the jobs stay QUEUED.
         long submitStart = System.nanoTime();
         phase = "submitting";
-        List<String> ids = submitAll(specs);
+        List<UUID> ids = submitAll(specs);
         long lastSubmittedAt = System.nanoTime();
         double submitSeconds = (lastSubmittedAt - submitStart) / 1e9;
         System.out.printf("submitted: %d jobs by %d clients in %.1f s = %.0f submissions/s (dispatcher on, no agent yet)%n",
@@ -227,7 +243,7 @@ public class ServerPlacementBench {
                 (doneAt - lastSubmittedAt) / 1e9, complete ? "all " + jobCount + " ended" : "INCOMPLETE: " + ended.get() + " of " + jobCount + " ended",
                 (doneAt - agentsAt) / 1e9, ideal, totalGpus);
         List<Long> toRunning = new ArrayList<>();
-        for (Map.Entry<String, Long> entry : runningAt.entrySet()) {
+        for (Map.Entry<UUID, Long> entry : runningAt.entrySet()) {
             Long at = assignedAt.get(entry.getKey());
             if (at != null) {
                 toRunning.add(entry.getValue() - at);
@@ -263,7 +279,7 @@ public class ServerPlacementBench {
         List<JobSpec> specs = Collections.nCopies(jobCount, new JobSpec(1, -1));
         long submitStart = System.nanoTime();
         phase = "submitting";
-        List<String> ids = submitAll(specs);
+        List<UUID> ids = submitAll(specs);
         double submitSeconds = (System.nanoTime() - submitStart) / 1e9;
         System.out.printf("submitted: %d jobs by %d clients in %.1f s = %.0f submissions/s (no agent yet)%n",
                 ids.size(), SUBMIT_CLIENTS, submitSeconds, ids.size() / submitSeconds);
@@ -324,7 +340,7 @@ public class ServerPlacementBench {
         phase = "probing";
         for (int i = 0; i < probes; i++) {
             long t = System.nanoTime();
-            String id = submit("bench_probe_" + i, new JobSpec(1, -1));
+            UUID id = submit("bench_probe_" + i, new JobSpec(1, -1));
             while (!runningAt.containsKey(id) && System.nanoTime() - t < 60e9) {
                 Thread.sleep(1);
             }
@@ -374,8 +390,8 @@ public class ServerPlacementBench {
     // Submissions
     // ------------------------------------------------------------------------------------------------
 
-    static List<String> submitAll(List<JobSpec> specs) throws Exception {
-        String[] ids = new String[specs.size()];
+    static List<UUID> submitAll(List<JobSpec> specs) throws Exception {
+        UUID[] ids = new UUID[specs.size()];
         AtomicInteger next = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(SUBMIT_CLIENTS);
         List<Future<?>> clients = new ArrayList<>();
@@ -395,14 +411,15 @@ public class ServerPlacementBench {
     }
 
     /** Submits a job taking {@code spec.gpus()} GPUs; its simulated duration is recorded before any agent can see it. */
-    static String submit(String name, JobSpec spec) throws Exception {
-        String body = "{\"jobName\":\"" + name + "\",\"taskConfig\":" + quote(taskConfig("import time\ntime.sleep(1)\n", "outputs/model.pt"))
-                + ",\"resourceConfig\":" + quote(RESOURCE_CONFIG.formatted(spec.gpus())) + ",\"requireGpus\":true}";
+    static UUID submit(String name, JobSpec spec) throws Exception {
+        // The trainer never runs (no real agent), so any program will do.
+        Map<String, Object> body = JobBodies.job(name, "import time\ntime.sleep(1)\n", spec.gpus());
+        body.put("requireGpus", true);
         String key = "bench-" + BENCH_RUN + "-" + name; // so a resent submission is not a second job
         for (int attempt = 1; ; attempt++) {
             HttpResponse<String> response = send("POST", "/jobs", body, false, key).response();
             if (response.statusCode() == 201 || response.statusCode() == 200) {
-                String id = (String) ((Map<?, ?>) Json.parse(response.body())).get("id");
+                UUID id = UUID.fromString(JSON.readTree(response.body()).get("id").asString());
                 durations.put(id, spec.durationMillis());
                 return id;
             }
@@ -415,48 +432,8 @@ public class ServerPlacementBench {
 
     // Scenario 1 starts its agents only once every submission returned, so every duration is known by then;
     // a job whose duration is unknown (or -1) runs until releaseAll opens.
-    static long durationOf(String jobId) {
+    static long durationOf(UUID jobId) {
         return durations.getOrDefault(jobId, -1L);
-    }
-
-    /** JobBodies.RESOURCE_CONFIG of the api tests. */
-    static final String RESOURCE_CONFIG = """
-            shared_resource_config:
-              resource_labels:
-                cost_resource_group: trainyard-tests
-              common_compute_config:
-                project: test-project
-                region: us-central1
-                temp_assets_bucket: gs://test-temp
-                temp_regional_assets_bucket: gs://test-temp-regional
-                perm_assets_bucket: gs://test-perm
-                temp_assets_bq_dataset_name: trainyard_tests_temp
-                embedding_bq_dataset_name: trainyard_tests_embeddings
-                gcp_service_account_email: trainer@test-project.iam.gserviceaccount.com
-                dataflow_runner: DirectRunner
-            trainer_resource_config:
-              local_trainer_config:
-                num_workers: %d
-            """;
-
-    /** JobBodies.taskConfig of the api tests: the in-memory path with a trainer that is a small Python program. */
-    static String taskConfig(String pythonProgram, String trainedModelUri) {
-        String literal = pythonProgram.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
-        String command = "python3 -u -c 'exec(\"" + literal.replace("'", "'\"'\"'") + "\")'";
-        return """
-                taskMetadata:
-                  nodeAnchorBasedLinkPredictionTaskMetadata:
-                    supervisionEdgeTypes: []
-                featureFlags:
-                  should_run_glt_backend: "True"
-                sharedConfig:
-                  trainedModelMetadata:
-                    trainedModelUri: %s
-                trainerConfig:
-                  command: %s
-                  trainerArgs:
-                    learning_rate: "0.01"
-                """.formatted(trainedModelUri, "'" + command.replace("'", "''") + "'");
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -486,8 +463,8 @@ public class ServerPlacementBench {
         final String id;
         final int gpuCount;
         final CountDownLatch registered;
-        final Set<String> runs = ConcurrentHashMap.newKeySet(); // assigned and not yet reported ended
-        final String[] gpuHolder;                               // the job each GPU runs, or null
+        final Set<UUID> runs = ConcurrentHashMap.newKeySet(); // assigned and not yet reported ended
+        final UUID[] gpuHolder;                               // the job each GPU runs, or null
         volatile long epoch;
         Thread thread;
 
@@ -495,12 +472,12 @@ public class ServerPlacementBench {
             this.id = id;
             this.gpuCount = gpuCount;
             this.registered = registered;
-            this.gpuHolder = new String[gpuCount];
+            this.gpuHolder = new UUID[gpuCount];
         }
 
         synchronized int heldCount() {
             int held = 0;
-            for (String holder : gpuHolder) {
+            for (UUID holder : gpuHolder) {
                 held += holder == null ? 0 : 1;
             }
             return held;
@@ -508,17 +485,13 @@ public class ServerPlacementBench {
 
         void run() {
             try {
-                StringBuilder gpus = new StringBuilder();
-                for (int g = 0; g < gpuCount; g++) {
-                    gpus.append(g == 0 ? "" : ",").append("{\"index\":").append(g).append(",\"model\":\"Simulated GPU\",\"memoryMiB\":81559}");
-                }
-                HttpResponse<String> response = send("PUT", "/agents/" + id,
-                        "{\"host\":\"host-" + id + "\",\"gpus\":[" + gpus + "],\"cpuSlots\":8}", true);
+                List<Gpu> gpus = IntStream.range(0, gpuCount).mapToObj(g -> new Gpu(g, "Simulated GPU", 81559)).toList();
+                HttpResponse<String> response = send("PUT", "/agents/" + id, new Registration("host-" + id, gpus, 8), true);
                 if (response.statusCode() != 200) {
                     error("register " + response.statusCode(), response.body());
                     return;
                 }
-                epoch = ((Number) ((Map<?, ?>) Json.parse(response.body())).get("epoch")).longValue();
+                epoch = JSON.readValue(response.body(), Registered.class).epoch();
                 registered.countDown();
                 while (!stopping) {
                     try {
@@ -538,27 +511,17 @@ public class ServerPlacementBench {
         }
 
         void heartbeat() throws Exception {
-            StringBuilder running = new StringBuilder();
-            for (String job : runs) {
-                running.append(running.isEmpty() ? "" : ",").append('"').append(job).append('"');
-            }
             HttpResponse<String> response = send("POST", "/agents/" + id + "/heartbeat?waitMillis=" + WAIT_MILLIS,
-                    "{\"epoch\":" + epoch + ",\"running\":[" + running + "],\"cancelling\":[]}", true);
+                    new Heartbeat(epoch, List.copyOf(runs), List.of()), true);
             if (response.statusCode() != 200) {
                 error("heartbeat " + response.statusCode(), id + ": " + response.body());
                 Thread.sleep(500);
                 return;
             }
-            Map<?, ?> work = (Map<?, ?>) Json.parse(response.body());
-            for (Object item : (List<?>) work.get("assignments")) {
-                Map<?, ?> assignment = (Map<?, ?>) item;
-                String jobId = (String) assignment.get("jobId");
-                int attempt = ((Number) assignment.get("attempt")).intValue();
-                Map<?, ?> placement = (Map<?, ?>) assignment.get("placement");
-                List<Integer> gpus = new ArrayList<>();
-                for (Object gpu : (List<?>) placement.get("gpus")) {
-                    gpus.add(((Number) gpu).intValue());
-                }
+            for (Assignment assignment : JSON.readValue(response.body(), Work.class).assignments()) {
+                UUID jobId = assignment.jobId();
+                int attempt = assignment.attempt();
+                List<Integer> gpus = assignment.gpus();
                 if (!runs.add(jobId)) {
                     duplicateAssignments.incrementAndGet();
                     continue;
@@ -574,7 +537,7 @@ public class ServerPlacementBench {
             }
         }
 
-        synchronized void take(String jobId, List<Integer> gpus) {
+        synchronized void take(UUID jobId, List<Integer> gpus) {
             for (int gpu : gpus) {
                 if (gpu < 0 || gpu >= gpuCount || gpuHolder[gpu] != null) {
                     doubleBooked.incrementAndGet();
@@ -586,7 +549,7 @@ public class ServerPlacementBench {
             }
         }
 
-        synchronized void free(String jobId, List<Integer> gpus) {
+        synchronized void free(UUID jobId, List<Integer> gpus) {
             for (int gpu : gpus) {
                 if (gpu >= 0 && gpu < gpuCount && jobId.equals(gpuHolder[gpu])) {
                     gpuHolder[gpu] = null;
@@ -594,10 +557,10 @@ public class ServerPlacementBench {
             }
         }
 
-        void runJob(String jobId, int attempt, List<Integer> gpus) {
+        void runJob(UUID jobId, int attempt, List<Integer> gpus) {
             String run = "/agents/" + id + "/runs/" + jobId + "/" + attempt;
             try {
-                HttpResponse<String> response = send("POST", run + "/started", "{\"epoch\":" + epoch + ",\"runState\":\"{\\\"workers\\\":[]}\"}", true);
+                HttpResponse<String> response = send("POST", run + "/started", new Started(epoch, "{\"workers\":[]}", Map.of()), true);
                 if (response.statusCode() != 200) {
                     error("started " + response.statusCode(), response.body());
                     free(jobId, gpus);
@@ -618,8 +581,7 @@ public class ServerPlacementBench {
                 free(jobId, gpus);
                 long now = System.nanoTime();
                 firstEndSentAt.compareAndSet(0, now);
-                Sent end = send("POST", run + "/ended",
-                        "{\"epoch\":" + epoch + ",\"outcome\":{\"state\":\"SUCCEEDED\",\"cause\":null,\"exitCode\":0,\"message\":\"done\"}}", true, null);
+                Sent end = send("POST", run + "/ended", new Ended(epoch, RunEnd.succeeded()), true, null);
                 // 409 to a resend: the first one was taken after all, and the attempt is over.
                 if (end.response().statusCode() == 204 || (end.response().statusCode() == 409 && end.attempts() > 1)) {
                     ended.incrementAndGet();
@@ -760,8 +722,8 @@ public class ServerPlacementBench {
     // HTTP, JSON, statistics
     // ------------------------------------------------------------------------------------------------
 
-    static HttpResponse<String> send(String method, String path, String json, boolean agent) throws Exception {
-        return send(method, path, json, agent, null).response();
+    static HttpResponse<String> send(String method, String path, Object body, boolean agent) throws Exception {
+        return send(method, path, body, agent, null).response();
     }
 
     record Sent(HttpResponse<String> response, int attempts) {
@@ -772,7 +734,7 @@ public class ServerPlacementBench {
      * The usual one is "header parser received no bytes": the server closed a pooled keep-alive connection
      * (idle past Tomcat's keep-alive timeout) just as the client reused it, so the request was never read.
      */
-    static Sent send(String method, String path, String json, boolean agent, String idempotencyKey) throws Exception {
+    static Sent send(String method, String path, Object body, boolean agent, String idempotencyKey) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(120));
         if (agent) {
             request.header("Authorization", AUTH);
@@ -780,8 +742,8 @@ public class ServerPlacementBench {
         if (idempotencyKey != null) {
             request.header("Idempotency-Key", idempotencyKey);
         }
-        if (json != null) {
-            request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+        if (body != null) {
+            request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
         } else {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         }
@@ -814,10 +776,6 @@ public class ServerPlacementBench {
         }
     }
 
-    static String quote(String text) {
-        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
-    }
-
     static List<Double> toDoubles(List<Long> values) {
         return values.stream().map(Long::doubleValue).toList();
     }
@@ -838,141 +796,5 @@ public class ServerPlacementBench {
 
     static double percentile(List<Long> values, int p) {
         return percentileD(toDoubles(values), p);
-    }
-
-    /** A minimal JSON reader: objects as maps, arrays as lists, numbers as Long or Double. */
-    static final class Json {
-        private final String text;
-        private int at;
-
-        private Json(String text) {
-            this.text = text;
-        }
-
-        static Object parse(String text) {
-            Json json = new Json(text);
-            Object value = json.value();
-            json.skipSpace();
-            if (json.at != text.length()) {
-                throw new IllegalArgumentException("trailing characters at " + json.at);
-            }
-            return value;
-        }
-
-        private void skipSpace() {
-            while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
-                at++;
-            }
-        }
-
-        private Object value() {
-            skipSpace();
-            char c = text.charAt(at);
-            switch (c) {
-                case '{' -> {
-                    Map<String, Object> map = new LinkedHashMap<>();
-                    at++;
-                    skipSpace();
-                    if (text.charAt(at) == '}') {
-                        at++;
-                        return map;
-                    }
-                    while (true) {
-                        skipSpace();
-                        String key = string();
-                        skipSpace();
-                        expect(':');
-                        map.put(key, value());
-                        skipSpace();
-                        if (text.charAt(at) == ',') {
-                            at++;
-                        } else {
-                            expect('}');
-                            return map;
-                        }
-                    }
-                }
-                case '[' -> {
-                    List<Object> list = new ArrayList<>();
-                    at++;
-                    skipSpace();
-                    if (text.charAt(at) == ']') {
-                        at++;
-                        return list;
-                    }
-                    while (true) {
-                        list.add(value());
-                        skipSpace();
-                        if (text.charAt(at) == ',') {
-                            at++;
-                        } else {
-                            expect(']');
-                            return list;
-                        }
-                    }
-                }
-                case '"' -> {
-                    return string();
-                }
-                default -> {
-                    if (text.startsWith("true", at)) {
-                        at += 4;
-                        return Boolean.TRUE;
-                    }
-                    if (text.startsWith("false", at)) {
-                        at += 5;
-                        return Boolean.FALSE;
-                    }
-                    if (text.startsWith("null", at)) {
-                        at += 4;
-                        return null;
-                    }
-                    int start = at;
-                    while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) {
-                        at++;
-                    }
-                    String number = text.substring(start, at);
-                    if (number.isEmpty()) {
-                        throw new IllegalArgumentException("unexpected '" + c + "' at " + start);
-                    }
-                    return number.matches("-?\\d+") ? (Object) Long.parseLong(number) : (Object) Double.parseDouble(number);
-                }
-            }
-        }
-
-        private void expect(char c) {
-            if (text.charAt(at) != c) {
-                throw new IllegalArgumentException("expected '" + c + "' at " + at + ", found '" + text.charAt(at) + "'");
-            }
-            at++;
-        }
-
-        private String string() {
-            expect('"');
-            StringBuilder out = new StringBuilder();
-            while (true) {
-                char c = text.charAt(at++);
-                if (c == '"') {
-                    return out.toString();
-                }
-                if (c != '\\') {
-                    out.append(c);
-                    continue;
-                }
-                char escaped = text.charAt(at++);
-                switch (escaped) {
-                    case 'n' -> out.append('\n');
-                    case 't' -> out.append('\t');
-                    case 'r' -> out.append('\r');
-                    case 'b' -> out.append('\b');
-                    case 'f' -> out.append('\f');
-                    case 'u' -> {
-                        out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
-                        at += 4;
-                    }
-                    default -> out.append(escaped); // " \ /
-                }
-            }
-        }
     }
 }

@@ -14,31 +14,28 @@
 #        PG_SKIP_IN_MEMORY=1 to run only the server benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source scripts/select-jdk.sh
+source bench/lib.sh
 agents="${1:-100}"; gpus="${2:-8}"; jobs="${3:-10000}"
-work="$(mktemp -d)"
-trap 'for f in "$work"/server-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"' EXIT
-
-# Maven on JDK 24+ prints sun.misc.Unsafe deprecation warnings (from its own Guava) and colour resets even
-# with -q; they are left out here. Its exit status still counts (pipefail).
-mvn_quiet() {
-  mvn -B -q --no-transfer-progress "$@" 2>&1 | sed 's/\x1b\[0m//g' | { grep -vE 'sun\.misc\.Unsafe|terminally deprecated|AbstractFuture|^$' || true; }
-}
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 
 if [ "${PG_SKIP_IN_MEMORY:-0}" != 1 ]; then
   echo "== in memory: the placement policy (PlacementBench)"
-  mvn_quiet -DskipTests install -pl scheduler -am
-  classpath_file="$work/classpath"
-  mvn_quiet dependency:build-classpath -pl scheduler -Dmdep.outputFile="$classpath_file" -Dmdep.includeScope=runtime
-  "$JAVA_HOME/bin/java" -Xmx512m -cp "scheduler/target/classes:$(cat "$classpath_file")" bench/placement/PlacementBench.java "$agents" "$gpus" "$jobs"
+  # Installed: dependency:build-classpath resolves the Trainyard modules backends/local depends on from ~/.m2.
+  mvn_quiet -DskipTests install -pl backends/local -am
+  mvn_quiet dependency:build-classpath -pl backends/local -Dmdep.outputFile="$work/classpath-placement" -DincludeScope=runtime
+  # The placement code (backends/local) and the types it decides in (scheduler) from this tree's classes, ahead
+  # of their jars in ~/.m2: that repository is shared, and another checkout's install may replace them meanwhile.
+  "$JAVA_HOME/bin/java" -Xmx512m -cp "backends/local/target/classes:scheduler/target/classes:$(cat "$work/classpath-placement")" \
+    bench/placement/PlacementBench.java "$agents" "$gpus" "$jobs"
 fi
 
 # Always (re)built, incrementally: the benchmark is of the code in this working tree.
 mvn_quiet -DskipTests package
 # A copy: a build running beside this one may rewrite the jar while the server still loads classes from it.
 cp api/target/trainyard-server.jar "$work/server.jar"
+# ServerPlacementBench's class path: job bodies (testing) and the agents' messages (protocol).
+set_bench_classpath testing protocol
 
 start_server() { # port
   local port=$1
@@ -75,11 +72,11 @@ stop_server() { # port: stops it, then shows what it logged at WARN or above (ro
 }
 
 start_server 18191
-"$JAVA_HOME/bin/java" bench/placement/ServerPlacementBench.java throughput http://127.0.0.1:18191 \
+"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/placement/ServerPlacementBench.java throughput http://127.0.0.1:18191 \
   "$agents" "$gpus" "$jobs" "${PG_MIN_SECONDS:-2}" "${PG_MAX_SECONDS:-8}"
 stop_server 18191
 
 start_server 18192
-"$JAVA_HOME/bin/java" bench/placement/ServerPlacementBench.java running http://127.0.0.1:18192 \
+"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/placement/ServerPlacementBench.java running http://127.0.0.1:18192 \
   "${PG_RUNNING_AGENTS:-250}" "$gpus" "${PG_RUNNING_JOBS:-2000}" "${PG_PROBES:-50}"
 stop_server 18192

@@ -11,12 +11,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import io.trainyard.testing.JobBodies;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Measures a running Trainyard server over loopback HTTP; run by bench/server/run.sh, which starts the
- * servers. Java's source launcher runs it as is: {@code java ServerBench.java <phase> <base-url>}.
+ * servers. Java's source launcher runs it with the testing module (job bodies) and its dependencies on the
+ * class path, as run.sh builds it: {@code java -cp CLASSPATH ServerBench.java <phase> <base-url>}.
  * Phases: submit (16 concurrent clients against an API-only replica), dispatch (submit-to-process-start
  * latency of no-op jobs, one at a time), logs (a job printing 1,000,000 lines, followed over SSE).
  */
@@ -24,16 +27,7 @@ public class ServerBench {
 
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    static final Pattern ID = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"");
-    static final Pattern STATE = Pattern.compile("\"state\":\"([A-Z]+)\"");
-    static final Pattern CREATED = Pattern.compile("\"createdAt\":\"([^\"]+)\"");
-    static final Pattern STARTED = Pattern.compile("\"startedAt\":\"([^\"]+)\"");
-    static final String RESOURCE = """
-            sharedResourceConfig:
-              commonComputeConfig: {project: bench, region: us-central1, tempAssetsBucket: gs://t, tempRegionalAssetsBucket: gs://r, permAssetsBucket: gs://p, tempAssetsBqDatasetName: bench_temp, embeddingBqDatasetName: bench_embeddings, gcpServiceAccountEmail: sa@bench.iam.gserviceaccount.com, dataflowRunner: DirectRunner}
-            trainerResourceConfig:
-              localTrainerConfig: {numWorkers: 1}
-            """;
+    static final JsonMapper JSON = JsonMapper.builder().build();
 
     public static void main(String[] args) throws Exception {
         String base = args[1];
@@ -45,18 +39,9 @@ public class ServerBench {
         }
     }
 
-    static String body(String name, String command) {
-        String task = """
-                taskMetadata: {nodeBasedTaskMetadata: {}}
-                featureFlags: {should_run_glt_backend: "True"}
-                sharedConfig: {trainedModelMetadata: {trainedModelUri: outputs/model.pt}}
-                trainerConfig: {command: '%s'}
-                """.formatted(command.replace("'", "''"));
-        return "{\"jobName\":\"" + name + "\",\"taskConfig\":" + quote(task) + ",\"resourceConfig\":" + quote(RESOURCE) + "}";
-    }
-
-    static String quote(String text) {
-        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+    /** A one-worker job whose trainer is {@code pythonProgram}, as the submission's JSON. */
+    static String body(String name, String pythonProgram) {
+        return JSON.writeValueAsString(JobBodies.job(name, pythonProgram));
     }
 
     static HttpResponse<String> post(String url, String json) throws Exception {
@@ -64,17 +49,17 @@ public class ServerBench {
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    static String get(String url) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+    static JsonNode get(String url) throws Exception {
+        return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 
-    static String find(Pattern pattern, String text) {
-        Matcher matcher = pattern.matcher(text);
-        return matcher.find() ? matcher.group(1) : null;
+    /** Submits, and answers the new job's id. */
+    static String submit(String base, String json) throws Exception {
+        return JSON.readTree(post(base + "/jobs", json).body()).get("id").asString();
     }
 
     static void submissions(String base, int clients, int total) throws Exception {
-        String json = body("bench_submit", "true");
+        String json = body("bench_submit", "pass");
         // Warm-up, from as many clients as measured: on 2 cores the JIT compilers of the server and of this
         // client keep a core busy for the first ~10,000 requests, which a long-running server is past.
         ExecutorService warmUp = Executors.newFixedThreadPool(clients);
@@ -120,24 +105,27 @@ public class ServerBench {
     static void dispatchLatency(String base, int jobs) throws Exception {
         List<Long> latencies = new ArrayList<>();
         for (int i = 0; i < jobs + 20; i++) {
-            String id = find(ID, post(base + "/jobs", body("bench_dispatch", "true")).body());
-            String job = get(base + "/jobs/" + id);
-            while (!List.of("SUCCEEDED", "FAILED", "CANCELLED").contains(find(STATE, job))) {
+            String id = submit(base, body("bench_dispatch", "pass"));
+            JsonNode job = get(base + "/jobs/" + id);
+            while (!List.of("SUCCEEDED", "FAILED", "CANCELLED").contains(job.get("state").asString())) {
                 Thread.sleep(5);
                 job = get(base + "/jobs/" + id);
             }
             if (i >= 20) { // the first jobs warm up the JIT
-                latencies.add(Duration.between(Instant.parse(find(CREATED, job)), Instant.parse(find(STARTED, job))).toNanos());
+                latencies.add(Duration.between(Instant.parse(job.get("createdAt").asString()),
+                        Instant.parse(job.get("startedAt").asString())).toNanos());
             }
         }
         System.out.printf("dispatch: submit-to-process-start latency over %d no-op jobs: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 jobs, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
     }
 
-    /** A trainer that prints {@code lines} lines, as fast as it can (rate 0) or paced at {@code rate} lines/s. */
+    /**
+     * A trainer that prints {@code lines} lines, as fast as it can ({@code rate} 0) or paced at {@code rate}
+     * lines/s; the two are set by a line put before it.
+     */
     static final String PRINTER = """
             import sys, time
-            lines, rate = int(sys.argv[1]), int(sys.argv[2])
             batch = 1000
             start = time.time()
             for first in range(0, lines, batch):
@@ -150,16 +138,13 @@ public class ServerBench {
             """;
 
     static void logThroughput(String base, int lines) throws Exception {
-        java.nio.file.Path printer = java.nio.file.Files.createTempFile("trainyard-bench-printer", ".py");
-        java.nio.file.Files.writeString(printer, PRINTER);
-        followLog(base, "python3 " + printer + " " + lines + " 0", "burst: printed as fast as Python can");
-        followLog(base, "python3 " + printer + " " + lines + " 100000", "paced: printed at 100,000 lines/s");
-        java.nio.file.Files.delete(printer);
+        followLog(base, "lines, rate = %d, 0\n".formatted(lines) + PRINTER, "burst: printed as fast as Python can");
+        followLog(base, "lines, rate = %d, 100000\n".formatted(lines) + PRINTER, "paced: printed at 100,000 lines/s");
     }
 
-    static void followLog(String base, String command, String label) throws Exception {
+    static void followLog(String base, String printer, String label) throws Exception {
         long submitted = System.nanoTime();
-        String id = find(ID, post(base + "/jobs", body("bench_logs", command)).body());
+        String id = submit(base, body("bench_logs", printer));
         HttpResponse<java.util.stream.Stream<String>> stream = HTTP.send(
                 HttpRequest.newBuilder(URI.create(base + "/jobs/" + id + "/logs/stream")).GET().build(),
                 HttpResponse.BodyHandlers.ofLines());
@@ -175,6 +160,8 @@ public class ServerBench {
                 end = line.substring(6);
                 break;
             } else if (line.startsWith("data: ")) {
+                // Only the time, found by hand: parsing each of a million lines would take CPU from the server
+                // being measured, which shares this machine's cores.
                 int at = line.indexOf("\"time\":\"") + 8;
                 Instant time = Instant.parse(line.substring(at, line.indexOf('"', at)));
                 lagsMicros.add(Duration.between(time, Instant.now()).toNanos() / 1000);

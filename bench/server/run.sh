@@ -6,31 +6,35 @@
 # Usage: bench/server/run.sh [submissions] [dispatch-jobs] [log-lines]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source scripts/select-jdk.sh
+source bench/lib.sh
 submissions="${1:-10000}"; dispatch_jobs="${2:-200}"; log_lines="${3:-1000000}"
-work="$(mktemp -d)"
-[ -f api/target/trainyard-server.jar ] || mvn -B -q --no-transfer-progress -DskipTests package
+
+# Always (re)built, incrementally: the benchmark is of the code in this working tree.
+mvn_quiet -DskipTests package
+# A copy: a build running beside this one may rewrite the jar while the server still loads classes from it.
+cp api/target/trainyard-server.jar "$work/server.jar"
+# ServerBench's class path: job bodies (testing), and Jackson with them.
+set_bench_classpath testing
 
 start_server() { # port, extra args...
   local port=$1; shift
-  "$JAVA_HOME/bin/java" -Xmx1g -jar api/target/trainyard-server.jar --server.port="$port" \
+  "$JAVA_HOME/bin/java" -Xmx1g -jar "$work/server.jar" --server.port="$port" \
     --trainyard.data-dir="$work/data" --logging.level.root=WARN "$@" > "$work/server-$port.log" 2>&1 &
   echo $! > "$work/server-$port.pid"
   for _ in $(seq 1 120); do curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null && return; sleep 1; done
   cat "$work/server-$port.log" >&2; return 1
 }
-stop_server() { kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true; }
-trap 'for f in "$work"/server-*.pid; do kill "$(cat "$f")" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+stop_server() { kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true; rm -f "$work/server-$1.pid"; }
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 start_server 18181 --trainyard.dispatcher.enabled=false
 # Twice: the first pass still shares the cores with the JIT compilers of both JVMs; the second is the
 # steady state of a server that has been up for a while.
-"$JAVA_HOME/bin/java" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions" | sed 's/^/first pass: /'
-"$JAVA_HOME/bin/java" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions" | sed 's/^/steady state: /'
+"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions" | sed 's/^/first pass: /'
+"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions" | sed 's/^/steady state: /'
 stop_server 18181
 rm -rf "$work/data"
 start_server 18182
-"$JAVA_HOME/bin/java" bench/server/ServerBench.java dispatch http://127.0.0.1:18182 "$dispatch_jobs"
-"$JAVA_HOME/bin/java" bench/server/ServerBench.java logs http://127.0.0.1:18182 "$log_lines"
+"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java dispatch http://127.0.0.1:18182 "$dispatch_jobs"
+"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java logs http://127.0.0.1:18182 "$log_lines"
 stop_server 18182

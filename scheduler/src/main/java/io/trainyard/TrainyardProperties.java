@@ -2,6 +2,7 @@ package io.trainyard;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import io.trainyard.protocol.Registration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -22,6 +23,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     behind it from being placed on this node (backfill), so capacity drains for it
  * @param maxLogLinesPerAttempt lines stored for one attempt of a job; past it a marker line says so and the
  *     rest stays only in the worker's output files
+ * @param configRoots the only folders local config files ({@code taskConfigUri}, {@code resourceConfigUri}) are
+ *     read from; none by default, so a submission can name no file of the server's host
  */
 @ConfigurationProperties("trainyard")
 public record TrainyardProperties(
@@ -31,10 +34,12 @@ public record TrainyardProperties(
         @DefaultValue("250ms") Duration dispatchPollInterval,
         @DefaultValue("60s") Duration priorityAgeing,
         @DefaultValue("10m") Duration starvationThreshold,
-        @DefaultValue("10000000") long maxLogLinesPerAttempt) {
+        @DefaultValue("10000000") long maxLogLinesPerAttempt,
+        List<Path> configRoots) {
 
     public TrainyardProperties {
         dataDir = dataDir.toAbsolutePath().normalize();
+        configRoots = configRoots == null ? List.of() : List.copyOf(configRoots);
         if (nodeId == null || nodeId.isBlank()) {
             nodeId = Registration.localHostName();
         }

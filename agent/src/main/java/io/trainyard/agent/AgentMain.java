@@ -33,7 +33,8 @@ public final class AgentMain {
     static final String USAGE = """
             usage: agent.sh --server=URL [--token=T] [options]
               --server=URL              the Trainyard server (default http://127.0.0.1:8080)
-              --token=T                 the server's trainyard.agent.token (default: $TRAINYARD_AGENT_TOKEN)
+              --token=T                 this agent's token, made for its agent id by a global admin
+                                        (POST /agent-tokens; default: $TRAINYARD_AGENT_TOKEN)
               --agent-id=NAME           this agent's name in the pool (default: the host name)
               --data-dir=DIR            where job folders live (default .trainyard-agent)
               --cpu-slots=N             trainer processes at once on a host without GPUs (default: CPU count)
@@ -96,7 +97,7 @@ public final class AgentMain {
         Map<String, String> remaining = new LinkedHashMap<>(values);
         String token = remaining.containsKey("token") ? remaining.remove("token") : tokenFromEnvironment;
         if (token == null || token.isBlank()) {
-            throw new IllegalArgumentException("the agent needs the server's token: --token or TRAINYARD_AGENT_TOKEN");
+            throw new IllegalArgumentException("the agent needs its agent token (POST /agent-tokens on the server, by a global admin): --token or TRAINYARD_AGENT_TOKEN");
         }
         URI server = URI.create(remaining.getOrDefault("server", "http://127.0.0.1:8080"));
         String agentId = remaining.getOrDefault("agent-id", Registration.localHostName());

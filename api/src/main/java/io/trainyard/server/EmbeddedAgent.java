@@ -8,7 +8,7 @@ import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.AgentSettings;
 import io.trainyard.agent.GpuDiscovery;
 import io.trainyard.agent.HostAgent;
-import io.trainyard.api.agents.AgentToken;
+import io.trainyard.security.tokens.ApiTokens;
 import io.trainyard.backend.local.LocalBackendProperties;
 import io.trainyard.protocol.Registration;
 import org.springframework.beans.factory.annotation.Value;
@@ -19,7 +19,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The agent of the server's own host, run inside the server and talking to it over loopback with the same
- * protocol as any agent, so one command runs everything. Its id is the server's node id. It starts once the
+ * protocol as any agent, so one command runs everything. Its id is the server's node id, and its agent token
+ * is made afresh at each start (the previous one revoked) and never leaves this process. It starts once the
  * server listens, and stops first: its trainers keep running and the restarted server's agent re-attaches.
  */
 @Component
@@ -29,23 +30,27 @@ class EmbeddedAgent implements SmartLifecycle {
     private final WebServerApplicationContext server;
     private final TrainyardProperties trainyard;
     private final LocalBackendProperties local;
-    private final AgentToken token;
+    private static final String TOKEN_NAME = "embedded agent";
+
+    private final ApiTokens tokens;
     private final String address;
     private HostAgent agent;
 
     EmbeddedAgent(WebServerApplicationContext server, TrainyardProperties trainyard, LocalBackendProperties local,
-            AgentToken token, @Value("${server.address:}") String address) {
+            ApiTokens tokens, @Value("${server.address:}") String address) {
         this.server = server;
         this.trainyard = trainyard;
         this.local = local;
-        this.token = token;
+        this.tokens = tokens;
         this.address = address;
     }
 
     @Override
     public void start() {
         URI serverUri = URI.create("http://" + loopbackOr(address) + ":" + server.getWebServer().getPort());
-        AgentSettings settings = new AgentSettings(serverUri, token.value(), trainyard.nodeId(), Registration.localHostName(),
+        ApiTokens.Created token = tokens.createForAgent(trainyard.nodeId(), TOKEN_NAME, null, "server");
+        tokens.revokeAgentTokensNamed(trainyard.nodeId(), TOKEN_NAME, token.token().id());
+        AgentSettings settings = new AgentSettings(serverUri, token.secret(), trainyard.nodeId(), Registration.localHostName(),
                 trainyard.dataDir(), GpuDiscovery.discover(local.nvidiaSmi()), local.cpuSlots(), local.python(),
                 local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes(), local.trainerPath());
         try {

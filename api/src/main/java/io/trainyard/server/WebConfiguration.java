@@ -1,22 +1,26 @@
 package io.trainyard.server;
 
-import io.trainyard.api.agents.AgentTokenInterceptor;
+import io.trainyard.security.audit.AuditInterceptor;
+import io.trainyard.security.limits.RateLimits;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
-/** The agent protocol's token check, on every path under {@code /agents/{id}}. */
+/** Per-token rate limits before a handler runs, and the audit record of every state change after it. */
 @Configuration(proxyBeanMethods = false)
 class WebConfiguration implements WebMvcConfigurer {
 
-    private final AgentTokenInterceptor agentTokens;
+    private final RateLimits rateLimits;
+    private final AuditInterceptor audit;
 
-    WebConfiguration(AgentTokenInterceptor agentTokens) {
-        this.agentTokens = agentTokens;
+    WebConfiguration(RateLimits rateLimits, AuditInterceptor audit) {
+        this.rateLimits = rateLimits;
+        this.audit = audit;
     }
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(agentTokens).addPathPatterns("/agents/*", "/agents/*/**");
+        registry.addInterceptor(rateLimits);
+        registry.addInterceptor(audit);
     }
 }

@@ -34,13 +34,15 @@ class AgentLeaseTest {
         Map<String, Object> body = JobBodies.job("fails_over", program);
         body.put("retryPolicy", Map.of("maxAttempts", 2, "backoffSeconds", 1));
         String id;
+        String adminToken;
         try (RunningServer first = RunningServer.start(database, dataDir.resolve("a"), "node-a", SHORT_LEASE)) {
+            adminToken = first.api().token();
             id = first.api().submit(body).body().get("id").asString();
             first.api().awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
         }
         // node-a is gone without a word; node-b notices the expired lease.
         try (RunningServer second = RunningServer.start(database, dataDir.resolve("b"), "node-b", SHORT_LEASE)) {
-            ApiClient api = second.api();
+            ApiClient api = second.api().withToken(adminToken);
             JsonNode job = api.awaitEnded(id, Duration.ofSeconds(60));
 
             assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");

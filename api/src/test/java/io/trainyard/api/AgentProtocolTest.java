@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,12 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The agent protocol spoken by hand, as a misbehaving or unlucky agent would: a wrong token, a resent log
- * batch, reports from a replaced agent process (an older epoch).
+ * The agent protocol spoken by hand, as a misbehaving or unlucky agent would: a wrong token or another agent's,
+ * a resent log batch, reports from a replaced agent process (an older epoch).
  */
 class AgentProtocolTest {
 
-    private static final String AUTHORIZATION = "Bearer " + AgentProcess.TOKEN;
+    private static final Map<String, ApiClient> AGENTS = new HashMap<>();
 
     @TempDir
     static Path dataDir;
@@ -45,20 +46,32 @@ class AgentProtocolTest {
     }
 
     @Test
-    void anAgentWithoutTheTokenCannotRegister() {
-        ApiClient.Response wrong = api.put("/agents/intruder", registration(1), "Authorization", "Bearer guessed");
-        ApiClient.Response missing = api.put("/agents/intruder", registration(1));
+    void anAgentWithoutItsOwnTokenCannotRegisterOrReport() {
+        ApiClient.Response wrong = api.withToken("tya_guessed").put("/agents/intruder", registration(1));
+        ApiClient.Response missing = api.withToken(null).put("/agents/intruder", registration(1));
+        ApiClient.Response anotherAgents = agent("by-hand").put("/agents/intruder", registration(1));
+        ApiClient.Response aUsers = api.put("/agents/intruder", registration(1));
 
         assertThat(wrong.status()).isEqualTo(401);
-        assertThat(wrong.body().get("title").asString()).isEqualTo("Agent token rejected");
+        assertThat(wrong.body().get("title").asString()).isEqualTo("Authentication required");
         assertThat(missing.status()).isEqualTo(401);
+        assertThat(anotherAgents.status()).isEqualTo(403);
+        assertThat(aUsers.status()).isEqualTo(403);
         assertThat(api.get("/agents").body().findValuesAsString("id")).doesNotContain("intruder");
     }
 
     @Test
+    void anAgentTokenCannotUseTheUserApi() {
+        ApiClient agent = agent("by-hand");
+
+        assertThat(agent.get("/jobs").status()).isEqualTo(403);
+        assertThat(agent.get("/agents").status()).isEqualTo(403);
+        assertThat(agent.post("/jobs", JobBodies.job("from-an-agent", "pass")).status()).isEqualTo(403);
+    }
+
+    @Test
     void anInvalidRegistrationNamesTheFields() {
-        ApiClient.Response response = api.put("/agents/bad", Map.of("host", "", "gpus", List.of(), "cpuSlots", 0),
-                "Authorization", AUTHORIZATION);
+        ApiClient.Response response = agent("bad").put("/agents/bad", Map.of("host", "", "gpus", List.of(), "cpuSlots", 0));
 
         assertThat(response.status()).isEqualTo(422);
         assertThat(response.body().get("errors").findValuesAsString("field")).containsExactlyInAnyOrder("host", "cpuSlots");
@@ -66,9 +79,9 @@ class AgentProtocolTest {
 
     @Test
     void aResentLogBatchIsStoredOnceAndAReplacedAgentProcessChangesNothing() {
-        long epoch = api.put("/agents/by-hand", registration(1), "Authorization", AUTHORIZATION).body().get("epoch").asLong();
+        long epoch = agent("by-hand").put("/agents/by-hand", registration(1)).body().get("epoch").asLong();
         String id = api.submit(JobBodies.job("by_hand", "print('never run')")).body().get("id").asString();
-        JsonNode work = heartbeat("by_hand", epoch);
+        JsonNode work = heartbeat("by-hand", epoch);
         assertThat(work.get("assignments").get(0).get("jobId").asString()).isEqualTo(id);
         String run = "/agents/by-hand/runs/" + id + "/1";
 
@@ -82,7 +95,7 @@ class AgentProtocolTest {
         assertThat(Duration.between(stampedAt, Instant.now()).abs()).isLessThan(Duration.ofMinutes(1));
 
         // The agent restarts: the new process learns where shipping resumes.
-        JsonNode registered = api.put("/agents/by-hand", registration(1), "Authorization", AUTHORIZATION).body();
+        JsonNode registered = agent("by-hand").put("/agents/by-hand", registration(1)).body();
         long newEpoch = registered.get("epoch").asLong();
         assertThat(newEpoch).isGreaterThan(epoch);
         JsonNode known = registered.get("runs").get(0);
@@ -107,9 +120,9 @@ class AgentProtocolTest {
     @Test
     void aJobCancelledBeforeItsAgentStartedItIsCancelledWithoutRunning() {
         // The only agent with a GPU, so the job can go nowhere else.
-        long epoch = api.put("/agents/slow-starter", Map.of("host", "test-host",
-                "gpus", List.of(Map.of("index", 0, "model", "Simulated GPU", "memoryMiB", 1024)), "cpuSlots", 1),
-                "Authorization", AUTHORIZATION).body().get("epoch").asLong();
+        long epoch = agent("slow-starter").put("/agents/slow-starter", Map.of("host", "test-host",
+                "gpus", List.of(Map.of("index", 0, "model", "Simulated GPU", "memoryMiB", 1024)), "cpuSlots", 1))
+                .body().get("epoch").asLong();
         Map<String, Object> body = JobBodies.job("cancelled_early", "print('never run')");
         body.put("requireGpus", true);
         String id = api.submit(body).body().get("id").asString();
@@ -147,7 +160,13 @@ class AgentProtocolTest {
         return Map.of("epoch", epoch, "end", Map.of("result", result, "exitCode", 0, "message", "by hand"));
     }
 
+    /** Posts as the agent the path names ({@code /agents/<id>/…}), with its own token. */
     private static ApiClient.Response post(String path, Object body) {
-        return api.post(path, body, "Authorization", AUTHORIZATION);
+        return agent(path.split("/")[2]).post(path, body);
+    }
+
+    /** The agent of this id, with a token of its own made by the admin. */
+    private static ApiClient agent(String agentId) {
+        return AGENTS.computeIfAbsent(agentId, id -> api.withToken(AgentProcess.tokenFor(api, id)));
     }
 }

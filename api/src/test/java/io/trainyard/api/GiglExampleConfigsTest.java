@@ -44,7 +44,8 @@ class GiglExampleConfigsTest {
     @BeforeAll
     static void startServer() throws Exception {
         fakes = new VertexAiFakes();
-        server = fakes.startServer(TestDatabase.newDatabaseUrl(), dataDir, "gigl-examples-node");
+        server = fakes.startServer(TestDatabase.newDatabaseUrl(), dataDir, "gigl-examples-node",
+                "--trainyard.config-roots=" + example(""));
         api = server.api();
     }
 

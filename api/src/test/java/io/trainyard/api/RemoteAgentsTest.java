@@ -33,8 +33,8 @@ class RemoteAgentsTest {
     @Test
     void jobsArePackedOntoTheHostThatFitsThemBestAndAJobNoHostCanHoldFailsAtOnce() throws Exception {
         try (RunningServer server = startServer("packing");
-                AgentProcess big = AgentProcess.start(server.api().baseUrl(), "big", dataDir.resolve("big"), 4);
-                AgentProcess small = AgentProcess.start(server.api().baseUrl(), "small", dataDir.resolve("small"), 2)) {
+                AgentProcess big = AgentProcess.start(server.api(), "big", dataDir.resolve("big"), 4);
+                AgentProcess small = AgentProcess.start(server.api(), "small", dataDir.resolve("small"), 2)) {
             ApiClient api = server.api();
             awaitActiveAgents(api, 2);
 
@@ -74,8 +74,8 @@ class RemoteAgentsTest {
     @Test
     void theJobOfAnAgentKilledWithSigkillFailsOverToAnotherAgentWithinTheLease() throws Exception {
         try (RunningServer server = startServer("failover", "--trainyard.agent.heartbeat-interval=500ms", "--trainyard.agent.lease=3s");
-                AgentProcess first = AgentProcess.start(server.api().baseUrl(), "first", dataDir.resolve("first"), 0, "--cpu-slots=1");
-                AgentProcess second = AgentProcess.start(server.api().baseUrl(), "second", dataDir.resolve("second"), 0, "--cpu-slots=1")) {
+                AgentProcess first = AgentProcess.start(server.api(), "first", dataDir.resolve("first"), 0, "--cpu-slots=1");
+                AgentProcess second = AgentProcess.start(server.api(), "second", dataDir.resolve("second"), 0, "--cpu-slots=1")) {
             ApiClient api = server.api();
             awaitActiveAgents(api, 2);
             Map<String, Object> body = JobBodies.job("fails_over",
@@ -107,13 +107,13 @@ class RemoteAgentsTest {
             ApiClient api = server.api();
             Path agentDir = dataDir.resolve("phoenix");
             String id;
-            try (AgentProcess agent = AgentProcess.start(api.baseUrl(), "phoenix", agentDir, 0)) {
+            try (AgentProcess agent = AgentProcess.start(api, "phoenix", agentDir, 0)) {
                 awaitActiveAgents(api, 1);
                 id = api.submit(JobBodies.job("outlives_its_agent", ticks(40))).body().get("id").asString();
                 ApiClient.await("the first lines", () -> api.logTexts(id).size() >= 5, Duration.ofSeconds(30));
                 agent.kill();
             }
-            try (AgentProcess restarted = AgentProcess.start(api.baseUrl(), "phoenix", agentDir, 0)) {
+            try (AgentProcess restarted = AgentProcess.start(api, "phoenix", agentDir, 0)) {
                 JsonNode job = api.awaitEnded(id, Duration.ofSeconds(60));
 
                 assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
@@ -133,7 +133,7 @@ class RemoteAgentsTest {
         Path serverDir = dataDir.resolve("server");
         ServerProcess server = ServerProcess.start(database, port, serverDir, "server", AgentProcess.SERVER_ARGUMENTS);
         ApiClient api = server.api();
-        try (AgentProcess agent = AgentProcess.start(api.baseUrl(), "steady", dataDir.resolve("steady"), 0)) {
+        try (AgentProcess agent = AgentProcess.start(api, "steady", dataDir.resolve("steady"), 0)) {
             awaitActiveAgents(api, 1);
             String id = api.submit(JobBodies.job("outlives_the_server", ticks(60))).body().get("id").asString();
             ApiClient.await("the first lines", () -> api.logTexts(id).size() >= 5, Duration.ofSeconds(30));

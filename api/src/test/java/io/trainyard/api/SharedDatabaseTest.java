@@ -35,7 +35,8 @@ class SharedDatabaseTest {
                 RunningServer second = RunningServer.start(database, dataDir.resolve("b"), "node-b", "--trainyard.local.cpu-slots=3")) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
-                ApiClient api = i % 2 == 0 ? first.api() : second.api();
+                // The first replica made the admin; its token works on any replica of the database.
+                ApiClient api = i % 2 == 0 ? first.api() : second.api().withToken(first.api().token());
                 ids.add(api.submit(JobBodies.job("shared_" + i, program)).body().get("id").asString());
             }
             List<JsonNode> ended = new ArrayList<>();

@@ -120,8 +120,8 @@ class SubmissionTest {
 
     @Test
     void configsAreReadFromFileUrisInSnakeOrCamelCase() throws Exception {
-        Path task = server.dataDir().resolve("task.yaml");
-        Path resource = server.dataDir().resolve("resource.yaml");
+        Path task = server.configRoot().resolve("task.yaml");
+        Path resource = server.configRoot().resolve("resource.yaml");
         java.nio.file.Files.writeString(task, JobBodies.taskConfig("print('from a file')", "outputs/model.pt"));
         java.nio.file.Files.writeString(resource, JobBodies.RESOURCE_CONFIG.formatted(1));
         Map<String, Object> body = new LinkedHashMap<>();

@@ -493,7 +493,7 @@ class VertexAiJobTest {
     }
 
     @Test
-    void configsOnCloudStorageAreAcceptedAtSubmission() throws Exception {
+    void configsOnCloudStorageAreReadOnlyForProjectsThatAllowIt() throws Exception {
         String name = "vertex_gcs_configs";
         storage.create(BlobInfo.newBuilder(BlobId.of("test-temp", "configs/task.yaml")).build(),
                 taskConfig(name, false).getBytes(StandardCharsets.UTF_8));
@@ -503,9 +503,14 @@ class VertexAiJobTest {
         body.put("jobName", name);
         body.put("taskConfigUri", "gs://test-temp/configs/task.yaml");
         body.put("resourceConfigUri", "gs://test-temp/configs/resource.yaml");
+        api.post("/projects", Map.of("name", "gcs-readers", "allowGcsConfigs", true));
+        ApiClient.Response refused = api.post("/jobs", body);
+        body.put("project", "gcs-readers");
 
         String id = submit(body);
 
+        assertThat(refused.status()).isEqualTo(422);
+        assertThat(refused.body().toString()).contains("taskConfigUri", "does not allow");
         assertThat(api.job(id).get("taskConfigSource").asString()).isEqualTo("gs://test-temp/configs/task.yaml");
         assertThat(awaitCustomJob(id).getDisplayName()).isEqualTo("gigl_train_" + name);
         body.put("taskConfigUri", "gs://test-temp/configs/missing.yaml");

@@ -17,10 +17,10 @@ public final class RunningServer implements AutoCloseable {
     private final ConfigurableApplicationContext context;
     private final ApiClient api;
 
-    private RunningServer(ConfigurableApplicationContext context) {
+    private RunningServer(ConfigurableApplicationContext context, Path dataDir) {
         this.context = context;
         int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-        this.api = new ApiClient("http://127.0.0.1:" + port);
+        this.api = ServerProcess.client("http://127.0.0.1:" + port, dataDir);
     }
 
     /**
@@ -45,9 +45,10 @@ public final class RunningServer implements AutoCloseable {
         }
         arguments.addAll(List.of(extraArguments));
         return new RunningServer(new SpringApplicationBuilder(TrainyardServer.class).initializers(beans)
-                .run(arguments.toArray(String[]::new)));
+                .run(arguments.toArray(String[]::new)), dataDir);
     }
 
+    /** The server as its first global admin (when it made one here; else without a token). */
     public ApiClient api() {
         return api;
     }

@@ -3,7 +3,9 @@ package io.trainyard.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -34,10 +36,18 @@ public final class ServerExtension implements BeforeAllCallback, AfterAllCallbac
         return dataDir;
     }
 
+    /** The server's config root: config files the tests submit by URI go here. */
+    public Path configRoot() {
+        return dataDir.resolve("configs");
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
         dataDir = Files.createTempDirectory("trainyard-" + nodeId);
-        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, nodeId, arguments);
+        Files.createDirectories(configRoot());
+        List<String> all = new ArrayList<>(List.of("--trainyard.config-roots=" + configRoot()));
+        all.addAll(List.of(arguments));
+        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, nodeId, all.toArray(String[]::new));
     }
 
     @Override

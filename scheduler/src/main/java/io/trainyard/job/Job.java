@@ -41,6 +41,14 @@ public class Job {
     @Column(nullable = false)
     private String backend;
 
+    /** The project the job belongs to: who may see and change it follows from the callers' roles there. */
+    @Column(nullable = false)
+    private String project;
+
+    /** The user who submitted it; null for jobs stored before users existed. */
+    @Column(name = "submitted_by")
+    private String submittedBy;
+
     private int priority;
 
     @Convert(converter = StringMapConverter.class)
@@ -156,13 +164,19 @@ public class Job {
     }
 
     /** A new job in {@link JobState#QUEUED}; the caller appends {@link #queuedEvent()}. */
-    public Job(UUID id, JobSpec spec, String idempotencyKey, String requestHash, Instant submittedAt) {
+    /**
+     * @param idempotencyKey the submitter's key (unique per submitter), or null
+     * @param requestHash a digest of the submission, telling an idempotent repeat from a different request
+     */
+    public Job(UUID id, JobSpec spec, String submittedBy, String idempotencyKey, String requestHash, Instant submittedAt) {
         // PostgreSQL keeps microseconds; list cursors compare against the stored value.
         Instant now = submittedAt.truncatedTo(ChronoUnit.MICROS);
         this.id = id;
         this.jobName = spec.jobName();
         this.state = JobState.QUEUED;
         this.backend = spec.backend();
+        this.project = spec.project();
+        this.submittedBy = submittedBy;
         this.priority = spec.priority();
         this.labels = spec.labels();
         this.outputs = Map.of();
@@ -281,6 +295,14 @@ public class Job {
 
     public String getBackend() {
         return backend;
+    }
+
+    public String getProject() {
+        return project;
+    }
+
+    public String getSubmittedBy() {
+        return submittedBy;
     }
 
     public int getPriority() {

@@ -2,9 +2,11 @@ package io.trainyard.job;
 
 import java.util.UUID;
 
-public class JobNotFoundException extends RuntimeException {
+import io.trainyard.validation.NotFoundException;
+
+public class JobNotFoundException extends NotFoundException {
 
     public JobNotFoundException(UUID id) {
-        super("no job with id " + id);
+        super("No such job", "no job with id " + id);
     }
 }

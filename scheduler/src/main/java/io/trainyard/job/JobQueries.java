@@ -37,8 +37,12 @@ public class JobQueries {
         this.events = events;
     }
 
-    /** Filters of a listing; null or empty means no filter. */
-    public record Filter(Collection<JobState> states, String namePrefix, Map<String, String> labels) {
+    /**
+     * Filters of a listing; null or empty means no filter, except {@code projects}: null lists every project's
+     * jobs, an empty set none.
+     */
+    public record Filter(Collection<JobState> states, String namePrefix, Map<String, String> labels,
+            Collection<String> projects) {
     }
 
     public record Page(List<Job> jobs, String nextCursor) {
@@ -54,6 +58,13 @@ public class JobQueries {
         if (filter.states() != null && !filter.states().isEmpty()) {
             sql.append(" and state in (:states)");
             params.addValue("states", filter.states().stream().map(Enum::name).toList());
+        }
+        if (filter.projects() != null) {
+            if (filter.projects().isEmpty()) {
+                return new Page(List.of(), null);
+            }
+            sql.append(" and project in (:projects)");
+            params.addValue("projects", filter.projects());
         }
         if (filter.namePrefix() != null && !filter.namePrefix().isEmpty()) {
             sql.append(" and job_name like :prefix");
@@ -83,6 +94,12 @@ public class JobQueries {
 
     /** The few fields a log follower polls, without loading the configs. */
     public record Status(JobState state, int attempt, Integer exitCode, FailureCause failureCause, String failureMessage) {
+    }
+
+    /** The project of a job: what decides who may see it. */
+    public String projectOf(UUID jobId) {
+        return jdbc.sql("select project from jobs where id = ?").param(jobId).query(String.class).optional()
+                .orElseThrow(() -> new JobNotFoundException(jobId));
     }
 
     public Status status(UUID jobId) {

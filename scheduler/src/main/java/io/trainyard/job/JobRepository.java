@@ -17,7 +17,7 @@ public interface JobRepository extends JpaRepository<Job, UUID> {
     @Query("select j from Job j where j.id = :id")
     Optional<Job> lockById(@Param("id") UUID id);
 
-    Optional<Job> findByIdempotencyKey(String idempotencyKey);
+    Optional<Job> findBySubmittedByAndIdempotencyKey(String submittedBy, String idempotencyKey);
 
     List<Job> findByNodeIdAndStateIn(String nodeId, Collection<JobState> states);
 

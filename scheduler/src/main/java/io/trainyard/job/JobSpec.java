@@ -14,6 +14,7 @@ import io.trainyard.gigl.TaskConfig;
 public record JobSpec(
         String jobName,
         String backend,
+        String project,
         TaskConfig task,
         ResourceConfig resource,
         String taskConfigYaml,

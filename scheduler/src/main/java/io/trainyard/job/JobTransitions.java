@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.trainyard.validation.ConflictException;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -121,7 +122,7 @@ public class JobTransitions {
             case QUEUED -> apply(job, JobState.CANCELLED, null, "cancelled before it started", clock.instant(), null);
             case STARTING, RUNNING -> apply(job, JobState.CANCELLING, null, "cancel requested", clock.instant(), null);
             case CANCELLING -> { }
-            default -> throw new JobConflictException("job " + id + " already ended as " + job.getState());
+            default -> throw new ConflictException("job " + id + " already ended as " + job.getState());
         }
         return job;
     }
@@ -130,7 +131,7 @@ public class JobTransitions {
     public Job retry(UUID id) {
         Job job = jobs.lockById(id).orElseThrow(() -> new JobNotFoundException(id));
         if (!job.getState().isTerminal()) {
-            throw new JobConflictException("job " + id + " is " + job.getState() + "; only an ended job can be retried");
+            throw new ConflictException("job " + id + " is " + job.getState() + "; only an ended job can be retried");
         }
         JobState from = job.getState();
         events.save(job.requeueForRetry(clock.instant()));

@@ -2,65 +2,76 @@ package io.trainyard.submission;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import io.trainyard.TrainyardProperties;
 import io.trainyard.gigl.HydraDefaults;
 import io.trainyard.gigl.SafeYamlParser;
 import io.trainyard.validation.InvalidRequestException;
+import org.springframework.stereotype.Component;
 
 /**
- * Fetches a config's YAML text from where the submission says it is: inline, a local path, file://, or a
- * remote store some {@link RemoteConfigReader} handles.
+ * Fetches a config's YAML text from where the submission says it is: inline, a local path or file:// URI under
+ * one of the server's config roots ({@code trainyard.config-roots}), or a remote store some
+ * {@link RemoteConfigReader} handles. A local path is checked after resolving {@code ..} and symlinks, and a
+ * path outside the roots is refused with the same words whether or not it exists: the server reads files
+ * with its own rights, and a submission must not learn which files it has.
  */
-final class ConfigDocuments {
+@Component
+public class ConfigDocuments {
 
-    private ConfigDocuments() {
+    private final List<RemoteConfigReader> remoteReaders;
+    private final List<Path> roots;
+
+    public ConfigDocuments(List<RemoteConfigReader> remoteReaders, TrainyardProperties properties) {
+        this.remoteReaders = remoteReaders;
+        this.roots = properties.configRoots().stream().map(ConfigDocuments::realPath).toList();
     }
 
     /** A config document and where it came from ({@code null} source for inline text). */
     record Document(String yaml, String source) {
     }
 
-    static Document resolve(String inlineField, String inline, String uriField, String uri,
-            List<RemoteConfigReader> remoteReaders) {
+    Document resolve(String inlineField, String inline, String uriField, String uri, Submitter submitter) {
         boolean hasInline = inline != null && !inline.isBlank();
         boolean hasUri = uri != null && !uri.isBlank();
         if (hasInline == hasUri) {
             throw new InvalidRequestException(inlineField, "give exactly one of " + inlineField + " (YAML text) or " + uriField);
         }
         if (hasInline) {
-            return new Document(HydraDefaults.compose(inlineField, null, inline, ConfigDocuments::readLocal), null);
+            return new Document(HydraDefaults.compose(inlineField, null, inline, this::readUnderRoots), null);
         }
         String source = uri.strip();
-        Path local = isRemote(source, remoteReaders) ? null : localPath(uriField, source);
-        String text = local == null ? fetch(uriField, source, remoteReaders) : readLocal(uriField, local);
+        String text = fetch(uriField, source, submitter);
         // GiGL composes a config's Hydra defaults list from the files beside it, for a local file only.
-        return new Document(HydraDefaults.compose(uriField, local, text, ConfigDocuments::readLocal), source);
+        Path local = remoteReaders.stream().anyMatch(reader -> reader.reads(source)) ? null : localPath(uriField, source);
+        return new Document(HydraDefaults.compose(uriField, local, text, this::readUnderRoots), source);
     }
 
-    /** The text of the document at {@code uri}: a local path, file://, or what a remote reader handles. */
-    static String fetch(String field, String uri, List<RemoteConfigReader> remoteReaders) {
+    /** The text of the document at {@code uri}: under a config root, or what a remote reader handles. */
+    String fetch(String field, String uri, Submitter submitter) {
         for (RemoteConfigReader reader : remoteReaders) {
             if (reader.reads(uri)) {
+                if (!submitter.remoteConfigsAllowed()) {
+                    throw new InvalidRequestException(field, "'" + uri + "' would be read with the server's credentials, which "
+                            + "this project does not allow (a project admin can allow it); give the YAML inline instead");
+                }
                 return reader.read(field, uri, SafeYamlParser.MAX_DOCUMENT_CHARS);
             }
         }
-        return readLocal(field, localPath(field, uri));
-    }
-
-    private static boolean isRemote(String uri, List<RemoteConfigReader> remoteReaders) {
-        return remoteReaders.stream().anyMatch(reader -> reader.reads(uri));
-    }
-
-    private static Path localPath(String field, String uri) {
         if (uri.startsWith("gs://")) {
             throw new InvalidRequestException(field, "gs:// URIs need the Vertex AI backend, which this server does not have "
-                    + "(set trainyard.vertex-ai.project to enable it); give a local path, a file:// URI or the YAML inline");
+                    + "(set trainyard.vertex-ai.project to enable it); give the YAML inline");
         }
+        return readLocal(field, uri, localPath(field, uri));
+    }
+
+    private Path localPath(String field, String uri) {
         Path path;
         try {
             path = uri.startsWith("file:") ? Path.of(URI.create(uri)) : Path.of(uri);
@@ -70,10 +81,31 @@ final class ConfigDocuments {
         if (!path.isAbsolute()) {
             throw new InvalidRequestException(field, "'" + uri + "' must be an absolute path: the server's working folder is not the client's");
         }
-        return path;
+        InvalidRequestException outside = new InvalidRequestException(field, "'" + uri + "' is not readable for submissions: "
+                + "local configs are read only under the server's config roots (trainyard.config-roots"
+                + (roots.isEmpty() ? ", none set" : ": " + roots) + "); give the YAML inline instead");
+        // The lexical check first, so nothing outside the roots is ever touched; then the real path, so a
+        // symlink inside a root cannot lead out of it. Both refusals read the same.
+        if (!underARoot(path.normalize())) {
+            throw outside;
+        }
+        Path real;
+        try {
+            real = path.toRealPath();
+        } catch (IOException e) {
+            throw new InvalidRequestException(field, "cannot read '" + uri + "': no such file under the config roots");
+        }
+        if (!underARoot(real)) {
+            throw outside;
+        }
+        return real;
     }
 
-    private static String readLocal(String field, Path path) {
+    private boolean underARoot(Path path) {
+        return roots.stream().anyMatch(path::startsWith);
+    }
+
+    private static String readLocal(String field, String uri, Path path) {
         try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             char[] buffer = new char[SafeYamlParser.MAX_DOCUMENT_CHARS + 1];
             int total = 0;
@@ -82,11 +114,25 @@ final class ConfigDocuments {
                 total += read;
             }
             if (total > SafeYamlParser.MAX_DOCUMENT_CHARS) {
-                throw new InvalidRequestException(field, "'" + path + "' is larger than " + SafeYamlParser.MAX_DOCUMENT_CHARS + " characters");
+                throw new InvalidRequestException(field, "'" + uri + "' is larger than " + SafeYamlParser.MAX_DOCUMENT_CHARS + " characters");
             }
             return new String(buffer, 0, total);
         } catch (IOException e) {
-            throw new InvalidRequestException(field, "cannot read '" + path + "': " + e.getMessage());
+            throw new InvalidRequestException(field, "cannot read '" + uri + "': " + e.getMessage());
+        }
+    }
+
+    /** A config file of a Hydra defaults list: under the config roots like any local document. */
+    private String readUnderRoots(String field, Path file) {
+        return readLocal(field, file.toString(), localPath(field, file.toString()));
+    }
+
+    /** A configured root as it really is (symlinks resolved), so real paths of documents compare with it. */
+    private static Path realPath(Path root) {
+        try {
+            return root.toAbsolutePath().normalize().toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("trainyard.config-roots names " + root + ", which cannot be read", e);
         }
     }
 }

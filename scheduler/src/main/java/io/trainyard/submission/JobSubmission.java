@@ -10,6 +10,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  */
 @Schema(description = "A GiGL trainer job: a job name, a frozen task config and a resource config, each inline or by URI")
 public record JobSubmission(
+        @Schema(description = "The project the job belongs to (default: default); submitting needs the editor role there")
+        String project,
         @Schema(description = "GiGL's AppliedTaskIdentifier, passed to the trainer as --job_name; GiGL's rule: a lowercase "
                 + "letter, then lowercase letters, digits or '_', ending in a letter or digit, at most 51 characters",
                 example = "cora_link_prediction")

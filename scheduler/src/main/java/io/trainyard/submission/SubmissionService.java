@@ -25,11 +25,11 @@ import io.trainyard.gigl.TemplateConfig;
 import io.trainyard.gigl.TrainedModelMetadata;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
-import io.trainyard.job.JobConflictException;
 import io.trainyard.job.JobRepository;
 import io.trainyard.job.JobSpec;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.job.TrainerImages;
+import io.trainyard.validation.ConflictException;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -55,20 +55,21 @@ public class SubmissionService {
     private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
     private static final int MAX_ATTEMPTS = 10;
     private static final int DEFAULT_RETRY_BACKOFF_SECONDS = 30;
+    public static final String DEFAULT_PROJECT = "default";
 
     private final JobRepository jobs;
     private final JobTransitions transitions;
     private final List<Backend> backends;
-    private final List<RemoteConfigReader> remoteConfigReaders;
+    private final ConfigDocuments documents;
     private final TrainyardProperties properties;
     private final Clock clock;
 
     public SubmissionService(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
-            List<RemoteConfigReader> remoteConfigReaders, TrainyardProperties properties, Clock clock) {
+            ConfigDocuments documents, TrainyardProperties properties, Clock clock) {
         this.jobs = jobs;
         this.transitions = transitions;
         this.backends = backends;
-        this.remoteConfigReaders = remoteConfigReaders;
+        this.documents = documents;
         this.properties = properties;
         this.clock = clock;
     }
@@ -77,38 +78,39 @@ public class SubmissionService {
     public record Submitted(Job job, boolean created) {
     }
 
-    public Submitted submit(JobSubmission submission, String idempotencyKey) {
+    /** @param idempotencyKey the submitter's own key: a repeat of the same request answers the job it made */
+    public Submitted submit(JobSubmission submission, Submitter submitter, String idempotencyKey) {
         String requestHash = hash(submission);
         if (idempotencyKey != null) {
-            Optional<Job> earlier = findIdempotent(idempotencyKey, requestHash);
+            Optional<Job> earlier = findIdempotent(submitter, idempotencyKey, requestHash);
             if (earlier.isPresent()) {
                 return new Submitted(earlier.get(), false);
             }
         }
-        Job job = validate(submission, idempotencyKey, requestHash).job();
+        Job job = validate(submission, submitter, idempotencyKey, requestHash).job();
         try {
             return new Submitted(transitions.create(job), true);
         } catch (DataIntegrityViolationException e) {
             // Another request with the same key won the race; answer as its repeat.
-            return findIdempotent(idempotencyKey, requestHash)
+            return findIdempotent(submitter, idempotencyKey, requestHash)
                     .map(existing -> new Submitted(existing, false))
                     .orElseThrow(() -> e);
         }
     }
 
     /** Validates and answers what would be launched, storing nothing. */
-    public LaunchPlan dryRun(JobSubmission submission) {
-        Validated validated = validate(submission, null, null);
+    public LaunchPlan dryRun(JobSubmission submission, Submitter submitter) {
+        Validated validated = validate(submission, submitter, null, null);
         if (validated.job().getTask().launchesNothing()) {
             return new LaunchPlan(validated.backend().name(), Map.of("nothingToLaunch", TaskConfig.NOTHING_TO_LAUNCH), null, List.of());
         }
         return validated.backend().plan(validated.job());
     }
 
-    private Optional<Job> findIdempotent(String idempotencyKey, String requestHash) {
-        return jobs.findByIdempotencyKey(idempotencyKey).map(existing -> {
+    private Optional<Job> findIdempotent(Submitter submitter, String idempotencyKey, String requestHash) {
+        return jobs.findBySubmittedByAndIdempotencyKey(submitter.name(), idempotencyKey).map(existing -> {
             if (!existing.getRequestHash().equals(requestHash)) {
-                throw new JobConflictException("Idempotency-Key '" + idempotencyKey
+                throw new ConflictException("Idempotency-Key '" + idempotencyKey
                         + "' was already used for a different request (job " + existing.getId() + ")");
             }
             return existing;
@@ -119,7 +121,7 @@ public class SubmissionService {
     private record Validated(Job job, Backend backend) {
     }
 
-    private Validated validate(JobSubmission submission, String idempotencyKey, String requestHash) {
+    private Validated validate(JobSubmission submission, Submitter submitter, String idempotencyKey, String requestHash) {
         List<Violation> violations = new ArrayList<>();
         checkRequestFields(submission, violations);
         TaskConfig task = null;
@@ -127,15 +129,15 @@ public class SubmissionService {
         ConfigDocuments.Document taskDocument = null;
         ConfigDocuments.Document resourceDocument = null;
         try {
-            taskDocument = ConfigDocuments.resolve("taskConfig", submission.taskConfig(), "taskConfigUri", submission.taskConfigUri(), remoteConfigReaders);
+            taskDocument = documents.resolve("taskConfig", submission.taskConfig(), "taskConfigUri", submission.taskConfigUri(), submitter);
             task = TaskConfigReader.read("taskConfig", taskDocument.yaml());
         } catch (InvalidRequestException e) {
             violations.addAll(e.violations());
         }
         try {
-            resourceDocument = ConfigDocuments.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri", submission.resourceConfigUri(), remoteConfigReaders);
+            resourceDocument = documents.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri", submission.resourceConfigUri(), submitter);
             resource = ResourceConfigReader.read("resourceConfig", resourceDocument.yaml(),
-                    (field, uri) -> ConfigDocuments.fetch(field, uri, remoteConfigReaders));
+                    (field, uri) -> documents.fetch(field, uri, submitter));
         } catch (InvalidRequestException e) {
             violations.addAll(e.violations());
         }
@@ -154,7 +156,7 @@ public class SubmissionService {
         TemplateConfig.Frozen frozen = TemplateConfig.fill("taskConfig", taskDocument.yaml(), task,
                 TrainedModelMetadata.giglLayoutUnder(backend.trainerAssetFolder(submission.jobName(), resource)));
         JobSubmission.RetryPolicy retry = submission.retryPolicy();
-        JobSpec spec = new JobSpec(submission.jobName(), backend.name(), frozen.task(), resource, frozen.yaml(),
+        JobSpec spec = new JobSpec(submission.jobName(), backend.name(), projectOf(submission), frozen.task(), resource, frozen.yaml(),
                 resourceDocument.yaml(), taskDocument.source(), resourceDocument.source(),
                 submission.labels() == null ? Map.of() : new TreeMap<>(submission.labels()),
                 submission.priority() == null ? 0 : submission.priority(),
@@ -164,10 +166,15 @@ public class SubmissionService {
                 retry == null || retry.maxAttempts() == null ? 1 : retry.maxAttempts(),
                 retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds(),
                 new TrainerImages(blankToNull(submission.cpuDockerUri()), blankToNull(submission.cudaDockerUri())));
-        Job job = new Job(UUID.randomUUID(), spec, idempotencyKey, requestHash, clock.instant());
+        Job job = new Job(UUID.randomUUID(), spec, submitter.name(), idempotencyKey, requestHash, clock.instant());
         backend.validate(job);
         job.recordOutputs(backend.outputUris(job));
         return new Validated(job, backend);
+    }
+
+    /** The project a submission names, the default project when it names none. */
+    public static String projectOf(JobSubmission submission) {
+        return submission.project() == null || submission.project().isBlank() ? DEFAULT_PROJECT : submission.project();
     }
 
     private Backend backendFor(TrainerResource trainer, List<Violation> violations) {
@@ -266,7 +273,7 @@ public class SubmissionService {
             throw new IllegalStateException("SHA-256 is always available", e);
         }
         Map<String, String> labels = submission.labels() == null ? null : new TreeMap<>(submission.labels());
-        for (Object field : new Object[] {submission.jobName(), submission.taskConfig(), submission.taskConfigUri(),
+        for (Object field : new Object[] {projectOf(submission), submission.jobName(), submission.taskConfig(), submission.taskConfigUri(),
                 submission.resourceConfig(), submission.resourceConfigUri(), labels, submission.priority(),
                 submission.gpus(), submission.requireGpus(), submission.timeoutSeconds(), submission.retryPolicy(),
                 submission.cpuDockerUri(), submission.cudaDockerUri()}) {

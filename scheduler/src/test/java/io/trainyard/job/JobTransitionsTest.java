@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.trainyard.TrainyardTestApplication;
+import io.trainyard.validation.ConflictException;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -98,14 +99,14 @@ class JobTransitionsTest {
         assertThat(transitions.cancel(running.getId()).getState()).isEqualTo(JobState.CANCELLING);
         transitions.finish(running.getId(), 1, RunOutcome.cancelled(143));
         assertThat(queries.get(running.getId()).getState()).isEqualTo(JobState.CANCELLED);
-        assertThatThrownBy(() -> transitions.cancel(running.getId())).isInstanceOf(JobConflictException.class);
+        assertThatThrownBy(() -> transitions.cancel(running.getId())).isInstanceOf(ConflictException.class);
     }
 
     @Test
     void onlyAnEndedJobCanBeRetriedAndARetryIsANewAttemptOfTheSameJob() {
         Job job = transitions.create(TestJobs.job("retry", "test", 1, 1));
         startOn(job.getId(), "node-a", Placement.OnAgent.onCpu("node-a", 1));
-        assertThatThrownBy(() -> transitions.retry(job.getId())).isInstanceOf(JobConflictException.class);
+        assertThatThrownBy(() -> transitions.retry(job.getId())).isInstanceOf(ConflictException.class);
 
         transitions.finish(job.getId(), 1, RunOutcome.failed(FailureCause.USER_CODE, 1, "rank 0 exited with code 1"));
         Job retried = transitions.retry(job.getId());

@@ -27,9 +27,9 @@ public final class TestJobs {
     /** The same with a task config of the test's own. */
     public static Job job(String name, String backend, int workers, int maxAttempts, String task) {
         String resource = JobBodies.RESOURCE_CONFIG.formatted(workers);
-        JobSpec spec = new JobSpec(name, backend, TaskConfigReader.read("taskConfig", task),
+        JobSpec spec = new JobSpec(name, backend, "default", TaskConfigReader.read("taskConfig", task),
                 ResourceConfigReader.read("resourceConfig", resource, NO_SHARED_CONFIG_URIS), task, resource, null, null, Map.of(), 0, false,
                 3600, workers, maxAttempts, 0, TrainerImages.SERVER_DEFAULTS);
-        return new Job(UUID.randomUUID(), spec, null, null, Instant.now());
+        return new Job(UUID.randomUUID(), spec, "tester", null, null, Instant.now());
     }
 }

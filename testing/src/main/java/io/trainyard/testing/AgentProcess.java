@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An agent in its own JVM, started from {@code agent/target/trainyard-agent.jar} as GPU hosts start it (the
@@ -13,11 +14,9 @@ import java.util.List;
  */
 public final class AgentProcess implements AutoCloseable {
 
-    public static final String TOKEN = "test-agent-token";
     static final String JAR_PROPERTY = "trainyard.agent.jar";
-    /** Server arguments for tests with remote agents: no agent inside the server, and the token they present. */
-    public static final List<String> SERVER_ARGUMENTS = List.of("--trainyard.local.embedded-agent=false",
-            "--trainyard.agent.token=" + TOKEN);
+    /** Server arguments for tests with remote agents only: no agent inside the server. */
+    public static final List<String> SERVER_ARGUMENTS = List.of("--trainyard.local.embedded-agent=false");
 
     private final Process process;
 
@@ -26,18 +25,35 @@ public final class AgentProcess implements AutoCloseable {
     }
 
     /**
+     * Starts an agent with a token of its own, which {@code admin} (a global admin's client of the server) creates.
+     *
      * @param simulatedGpus GPUs offered for placement (0: CPU slots only)
      * @param extraArguments more {@code --name=value} agent arguments
      */
-    public static AgentProcess start(String serverUrl, String agentId, Path dataDir, int simulatedGpus,
+    public static AgentProcess start(ApiClient admin, String agentId, Path dataDir, int simulatedGpus,
             String... extraArguments) throws IOException {
-        List<String> arguments = new ArrayList<>(List.of("--server=" + serverUrl, "--token=" + TOKEN, "--agent-id=" + agentId,
+        return start(admin.baseUrl(), tokenFor(admin, agentId), agentId, dataDir, simulatedGpus, extraArguments);
+    }
+
+    /** Starts an agent with the given token, reporting to {@code serverUrl}. */
+    public static AgentProcess start(String serverUrl, String token, String agentId, Path dataDir, int simulatedGpus,
+            String... extraArguments) throws IOException {
+        List<String> arguments = new ArrayList<>(List.of("--server=" + serverUrl, "--token=" + token, "--agent-id=" + agentId,
                 "--data-dir=" + dataDir, "--cancel-grace-period=2s"));
         if (simulatedGpus > 0) {
             arguments.add("--simulated-gpus=" + simulatedGpus);
         }
         arguments.addAll(List.of(extraArguments));
         return new AgentProcess(TestJvm.startJar(dataDir.resolve("agent.log"), agentJar(), arguments));
+    }
+
+    /** A new agent token for {@code agentId}, made by a global admin. */
+    public static String tokenFor(ApiClient admin, String agentId) {
+        ApiClient.Response created = admin.post("/agent-tokens", Map.of("agentId", agentId));
+        if (created.status() != 201) {
+            throw new AssertionError("could not create a token for agent " + agentId + ": " + created.status() + " " + created.body());
+        }
+        return created.body().get("token").asString();
     }
 
     private static Path agentJar() {

@@ -8,6 +8,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,20 +20,45 @@ import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Talks to a server over real HTTP, as any client would. */
+/**
+ * Talks to a server over real HTTP, as any client would, with a bearer token (or none: an anonymous client).
+ */
 public final class ApiClient {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
+    /** Where a server writes the first global admin's token, under its data folder. */
+    public static final String ADMIN_TOKEN_FILE = "admin-token";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final String baseUrl;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String token;
 
-    public ApiClient(String baseUrl) {
+    /** @param token sent as {@code Authorization: Bearer <token>}; null sends none */
+    public ApiClient(String baseUrl, String token) {
         this.baseUrl = baseUrl;
+        this.token = token;
+    }
+
+    /** The server's first global admin, with the token the server wrote under its data folder at its first start. */
+    public static ApiClient asAdmin(String baseUrl, Path dataDir) {
+        try {
+            return new ApiClient(baseUrl, Files.readString(dataDir.resolve(ADMIN_TOKEN_FILE)).strip());
+        } catch (IOException e) {
+            throw new AssertionError("no admin token in " + dataDir + " (was the server started with security on?)", e);
+        }
+    }
+
+    /** The same server with another token (another user or agent), or none. */
+    public ApiClient withToken(String otherToken) {
+        return new ApiClient(baseUrl, otherToken);
     }
 
     public String baseUrl() {
         return baseUrl;
+    }
+
+    public String token() {
+        return token;
     }
 
     public record Response(int status, JsonNode body, HttpResponse<String> raw) {
@@ -45,23 +72,39 @@ public final class ApiClient {
     }
 
     public Response postRaw(String path, String json, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
-        for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
-        }
-        return send(request.build());
+        return send(request(path, headers).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
     public Response put(String path, Object body, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
-        for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
+        return send(request(path, headers).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build());
+    }
+
+    public Response patch(String path, Object body) {
+        return send(request(path).header("Content-Type", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build());
+    }
+
+    public Response delete(String path) {
+        return send(request(path).DELETE().build());
+    }
+
+    /** Any method, with no body: for checking what each endpoint answers. */
+    public Response call(String method, String path) {
+        return send(request(path).method(method, HttpRequest.BodyPublishers.noBody()).build());
+    }
+
+    /** A request to {@code path} carrying this client's token; {@code headers} (name, value, …) override it. */
+    private HttpRequest.Builder request(String path, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path));
+        if (token != null) {
+            request.setHeader("Authorization", "Bearer " + token);
         }
-        return send(request.build());
+        for (int i = 0; i < headers.length; i += 2) {
+            request.setHeader(headers[i], headers[i + 1]);
+        }
+        return request;
     }
 
     /** The lines of the job's log, in order (up to 10,000). */
@@ -82,8 +125,8 @@ public final class ApiClient {
         }
     }
 
-    public Response get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().build());
+    public Response get(String path, String... headers) {
+        return send(request(path, headers).GET().build());
     }
 
     public Response submit(Map<String, Object> body) {
@@ -124,14 +167,13 @@ public final class ApiClient {
      * Follows {@code path} as Server-Sent Events until the stream ends or {@code maxEvents} events arrived.
      */
     public List<SseEvent> follow(String path, String lastEventId, int maxEvents) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .header("Accept", "text/event-stream").timeout(Duration.ofMinutes(2)).GET();
+        HttpRequest.Builder request = request(path).header("Accept", "text/event-stream").timeout(Duration.ofMinutes(2)).GET();
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }
         List<SseEvent> events = new ArrayList<>();
         try {
-            HttpResponse<java.io.InputStream> response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<java.io.InputStream> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
             if (response.statusCode() != 200) {
                 throw new AssertionError("stream answered " + response.statusCode());
             }
@@ -168,7 +210,7 @@ public final class ApiClient {
 
     private Response send(HttpRequest request) {
         try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             boolean json = response.headers().firstValue("Content-Type").map(type -> type.contains("json")).orElse(false);
             JsonNode body = json && !response.body().isBlank() ? JSON.readTree(response.body()) : null;
             return new Response(response.statusCode(), body, response);

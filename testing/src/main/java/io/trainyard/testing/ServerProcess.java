@@ -1,6 +1,7 @@
 package io.trainyard.testing;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,11 +11,22 @@ import java.util.List;
 public final class ServerProcess implements AutoCloseable {
 
     private final Process process;
-    private final ApiClient api;
+    private final String baseUrl;
+    private final Path dataDir;
 
-    private ServerProcess(Process process, int port) {
+    private ServerProcess(Process process, int port, Path dataDir) {
         this.process = process;
-        this.api = new ApiClient("http://127.0.0.1:" + port);
+        this.baseUrl = "http://127.0.0.1:" + port;
+        this.dataDir = dataDir;
+    }
+
+    /**
+     * A client of a server as its first global admin, when the server wrote that token under this data folder
+     * (its first start on a new database, security on); else a client without a token.
+     */
+    public static ApiClient client(String baseUrl, Path dataDir) {
+        return Files.exists(dataDir.resolve(ApiClient.ADMIN_TOKEN_FILE)) ? ApiClient.asAdmin(baseUrl, dataDir)
+                : new ApiClient(baseUrl, null);
     }
 
     /** Starts the server and waits until it answers. */
@@ -24,13 +36,14 @@ public final class ServerProcess implements AutoCloseable {
                 "--trainyard.data-dir=" + dataDir, "--trainyard.node-id=" + nodeId, "--spring.main.banner-mode=off"));
         arguments.addAll(extraArguments);
         ServerProcess server = new ServerProcess(
-                TestJvm.start(dataDir.resolve(nodeId + "-server.log"), "io.trainyard.TrainyardServer", arguments), port);
+                TestJvm.start(dataDir.resolve(nodeId + "-server.log"), "io.trainyard.TrainyardServer", arguments), port, dataDir);
         server.awaitHealthy();
         return server;
     }
 
+    /** The server as its first global admin (when it made one in this data folder; else without a token). */
     public ApiClient api() {
-        return api;
+        return client(baseUrl, dataDir);
     }
 
     /** SIGKILL: the server dies mid-flight, without shutting anything down. */
@@ -49,7 +62,7 @@ public final class ServerProcess implements AutoCloseable {
                 throw new AssertionError("the server process exited with " + process.exitValue());
             }
             try {
-                return api.get("/actuator/health").status() == 200;
+                return new ApiClient(baseUrl, null).get("/actuator/health").status() == 200;
             } catch (AssertionError notListeningYet) {
                 return false;
             }

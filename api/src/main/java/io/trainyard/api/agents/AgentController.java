@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Collectors;
 
 import io.swagger.v3.oas.annotations.Operation;
@@ -13,6 +12,7 @@ import io.trainyard.backend.local.agents.Agent;
 import io.trainyard.backend.local.agents.AgentRegistry;
 import io.trainyard.backend.local.agents.LocalRuns;
 import io.trainyard.protocol.Gpu;
+import io.trainyard.security.ProjectAccess;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -24,34 +24,43 @@ public class AgentController {
 
     private final AgentRegistry registry;
     private final LocalRuns runs;
+    private final ProjectAccess access;
 
-    public AgentController(AgentRegistry registry, LocalRuns runs) {
+    public AgentController(AgentRegistry registry, LocalRuns runs, ProjectAccess access) {
         this.registry = registry;
         this.runs = runs;
+        this.access = access;
     }
 
     @GetMapping
-    @Operation(summary = "Every agent: GPUs (free or held by which job), CPU slots, running jobs, last heartbeat and lease")
+    @Operation(summary = "Every agent: GPUs (free or held by which job), CPU slots, running jobs, last heartbeat and lease",
+            description = "Jobs of projects the caller may not see show as held capacity, without their id or name.")
     public List<AgentView> list() {
         Map<String, List<LocalRuns.ActivePlacement>> activeByNode = runs.placements().stream()
                 .collect(Collectors.groupingBy(active -> active.placement().node()));
         return registry.all().stream().map(agent -> view(agent, activeByNode.getOrDefault(agent.getId(), List.of()))).toList();
     }
 
-    private static AgentView view(Agent agent, List<LocalRuns.ActivePlacement> running) {
-        Map<Integer, UUID> gpuHolders = new HashMap<>();
+    private AgentView view(Agent agent, List<LocalRuns.ActivePlacement> running) {
+        Map<Integer, AgentView.RunningJob> gpuHolders = new HashMap<>();
+        List<AgentView.RunningJob> jobs = new ArrayList<>();
         int cpuSlotsUsed = 0;
         for (LocalRuns.ActivePlacement active : running) {
-            active.placement().gpus().forEach(gpu -> gpuHolders.put(gpu, active.jobId()));
+            AgentView.RunningJob job = access.canSee(active.project())
+                    ? new AgentView.RunningJob(active.jobId(), active.jobName(), active.workers())
+                    : new AgentView.RunningJob(null, null, active.workers());
+            jobs.add(job);
+            active.placement().gpus().forEach(gpu -> gpuHolders.put(gpu, job));
             cpuSlotsUsed += active.placement().cpuSlots();
         }
         List<AgentView.GpuView> gpus = new ArrayList<>();
         for (Gpu gpu : agent.getGpus()) {
-            gpus.add(new AgentView.GpuView(gpu.index(), gpu.model(), gpu.memoryMiB(), gpuHolders.get(gpu.index())));
+            AgentView.RunningJob holder = gpuHolders.get(gpu.index());
+            gpus.add(new AgentView.GpuView(gpu.index(), gpu.model(), gpu.memoryMiB(), holder != null,
+                    holder == null ? null : holder.id()));
         }
         return new AgentView(agent.getId(), agent.getHost(), agent.getState(), agent.getEpoch(), gpus,
-                agent.getCpuSlots(), cpuSlotsUsed,
-                running.stream().map(active -> new AgentView.RunningJob(active.jobId(), active.jobName(), active.workers())).toList(),
-                agent.getRegisteredAt(), agent.getLastHeartbeatAt(), agent.getLeaseExpiresAt());
+                agent.getCpuSlots(), cpuSlotsUsed, jobs, agent.getRegisteredAt(), agent.getLastHeartbeatAt(),
+                agent.getLeaseExpiresAt());
     }
 }

@@ -17,6 +17,7 @@ import io.trainyard.protocol.Registration;
 import io.trainyard.protocol.Started;
 import io.trainyard.protocol.StartedAck;
 import io.trainyard.protocol.Work;
+import io.trainyard.security.audit.Audited;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 import org.springframework.http.ResponseEntity;
@@ -29,9 +30,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The agent protocol ({@link io.trainyard.protocol}): what agent processes call. The agent token is checked
- * before any of these runs ({@link AgentTokenInterceptor}); what agents send is checked against the
- * protocol's constraints. A stale agent or attempt gets 409 and changes nothing.
+ * The agent protocol ({@link io.trainyard.protocol}): what agent processes call, each with its own agent token,
+ * valid for its id only (checked before any of these runs, see {@code SecurityConfiguration}); what agents send
+ * is checked against the protocol's constraints. A stale agent or attempt gets 409 and changes nothing.
  */
 @RestController
 @RequestMapping("/agents/{agentId}")
@@ -52,6 +53,7 @@ public class AgentProtocolController {
     }
 
     @PutMapping
+    @Audited("agent.register")
     @Operation(summary = "Register (again): a new epoch, and the runs the server has on this agent")
     public Registered register(@PathVariable @Pattern(regexp = AGENT_ID, message = AGENT_ID_RULE) String agentId,
             @RequestBody @Valid Registration registration) {

@@ -20,10 +20,11 @@ public record AgentView(
         Instant lastHeartbeatAt,
         Instant leaseExpiresAt) {
 
-    /** A GPU and the job holding it (null when free). */
-    public record GpuView(int index, String model, long memoryMiB, UUID jobId) {
+    /** A GPU, whether a job holds it, and which (null when free, or held by a job of another project). */
+    public record GpuView(int index, String model, long memoryMiB, boolean inUse, UUID jobId) {
     }
 
+    /** A job on the agent; its id and name are null when it belongs to a project the caller may not see. */
     public record RunningJob(UUID id, String jobName, int workers) {
     }
 }

@@ -17,6 +17,7 @@ import io.trainyard.job.Placement;
  */
 public record JobView(
         UUID id,
+        String project,
         String jobName,
         JobState state,
         String backend,
@@ -35,6 +36,7 @@ public record JobView(
         Map<String, String> links,
         String taskConfigSource,
         String resourceConfigSource,
+        String submittedBy,
         Instant createdAt,
         Instant queuedAt,
         Instant startedAt,
@@ -42,11 +44,11 @@ public record JobView(
         Instant updatedAt) {
 
     static JobView of(Job job, Map<String, String> links) {
-        return new JobView(job.getId(), job.getJobName(), job.getState(), job.getBackend(), job.getPriority(),
+        return new JobView(job.getId(), job.getProject(), job.getJobName(), job.getState(), job.getBackend(), job.getPriority(),
                 job.getLabels(), job.getAttempt(), job.getFailureCause(), job.getFailureMessage(), job.getExitCode(),
                 job.getSlots(), job.isRequireGpus(), job.getTimeoutSeconds(), job.getNodeId(),
                 job.getPlacement(), job.getOutputs(), links,
-                job.getTaskConfigSource(), job.getResourceConfigSource(), job.getCreatedAt(), job.getQueuedAt(),
+                job.getTaskConfigSource(), job.getResourceConfigSource(), job.getSubmittedBy(), job.getCreatedAt(), job.getQueuedAt(),
                 job.getStartedAt(), job.getFinishedAt(), job.getUpdatedAt());
     }
 }

@@ -16,6 +16,9 @@ import io.trainyard.logs.LogFollowing;
 import io.trainyard.logs.LogLine;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.StoredLine;
+import io.trainyard.security.ProjectAccess;
+import io.trainyard.security.Role;
+import io.trainyard.security.limits.RateLimited;
 import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.MediaType;
@@ -37,12 +40,14 @@ public class LogController {
     private final LogStore store;
     private final LogFollowing following;
     private final JobQueries queries;
+    private final ProjectAccess access;
     private final JsonMapper json;
 
-    public LogController(LogStore store, LogFollowing following, JobQueries queries, JsonMapper json) {
+    public LogController(LogStore store, LogFollowing following, JobQueries queries, ProjectAccess access, JsonMapper json) {
         this.store = store;
         this.following = following;
         this.queries = queries;
+        this.access = access;
         this.json = json;
     }
 
@@ -54,6 +59,7 @@ public class LogController {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new InvalidRequestException("limit", "must be between 1 and " + MAX_PAGE);
         }
+        access.requireJob(id, Role.VIEWER);
         JobQueries.Status status = queries.status(id);
         List<LogLine> lines = store.read(id, after, limit);
         long nextAfter = lines.isEmpty() ? after : lines.getLast().seq();
@@ -61,6 +67,7 @@ public class LogController {
     }
 
     @GetMapping(value = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @RateLimited(RateLimited.Kind.STREAM)
     @Operation(summary = "Follow the log as Server-Sent Events",
             description = "Each line is an event `log` whose id is its sequence number; reconnect with "
                     + "Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's "
@@ -73,7 +80,7 @@ public class LogController {
             @RequestParam(defaultValue = "0") long after,
             HttpServletResponse response) throws IOException, InterruptedException {
         long cursor = lastEventId == null || lastEventId.isBlank() ? after : parseEventId(lastEventId);
-        queries.status(id);
+        access.requireJob(id, Role.VIEWER);
         response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.setHeader("Cache-Control", "no-cache");

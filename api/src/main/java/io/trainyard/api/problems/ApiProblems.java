@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.trainyard.api.agents.AgentTokenRejectedException;
 import io.trainyard.backend.local.agents.StaleAgentException;
-import io.trainyard.job.JobConflictException;
-import io.trainyard.job.JobNotFoundException;
+import io.trainyard.security.limits.TooManyRequestsException;
+import io.trainyard.validation.ConflictException;
 import io.trainyard.validation.InvalidRequestException;
+import io.trainyard.validation.NotFoundException;
 import io.trainyard.validation.Violation;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -16,6 +16,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.validation.FieldError;
 import org.springframework.validation.method.ParameterErrors;
 import org.springframework.validation.method.ParameterValidationResult;
@@ -79,13 +80,13 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         return problem;
     }
 
-    @ExceptionHandler(JobNotFoundException.class)
-    ProblemDetail notFound(JobNotFoundException e) {
-        return problem(HttpStatus.NOT_FOUND, "No such job", e.getMessage());
+    @ExceptionHandler(NotFoundException.class)
+    ProblemDetail notFound(NotFoundException e) {
+        return problem(HttpStatus.NOT_FOUND, e.title(), e.getMessage());
     }
 
-    @ExceptionHandler(JobConflictException.class)
-    ProblemDetail conflict(JobConflictException e) {
+    @ExceptionHandler(ConflictException.class)
+    ProblemDetail conflict(ConflictException e) {
         return problem(HttpStatus.CONFLICT, "Conflict", e.getMessage());
     }
 
@@ -94,9 +95,16 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.CONFLICT, "Stale agent or attempt", e.getMessage());
     }
 
-    @ExceptionHandler(AgentTokenRejectedException.class)
-    ProblemDetail agentTokenRejected(AgentTokenRejectedException e) {
-        return problem(HttpStatus.UNAUTHORIZED, "Agent token rejected", e.getMessage());
+    @ExceptionHandler(AccessDeniedException.class)
+    ProblemDetail forbidden(AccessDeniedException e) {
+        return problem(HttpStatus.FORBIDDEN, "Forbidden", e.getMessage());
+    }
+
+    @ExceptionHandler(TooManyRequestsException.class)
+    ResponseEntity<ProblemDetail> tooManyRequests(TooManyRequestsException e) {
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+                .body(problem(HttpStatus.TOO_MANY_REQUESTS, "Too many requests", e.getMessage()));
     }
 
     @ExceptionHandler(RequestTooLargeException.class)

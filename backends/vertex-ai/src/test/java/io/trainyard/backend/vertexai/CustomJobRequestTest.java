@@ -106,7 +106,7 @@ class CustomJobRequestTest {
 
     /** The job as submitted: attempt 1 of id {@link #JOB}, queued at the epoch. */
     static Job submitted(JobSpec spec) {
-        return new Job(JOB, spec, null, null, Instant.EPOCH);
+        return new Job(JOB, spec, "tester", null, null, Instant.EPOCH);
     }
 
     static JobSpec spec(String task, String resource, long timeoutSeconds) {
@@ -114,7 +114,7 @@ class CustomJobRequestTest {
     }
 
     static JobSpec spec(String task, String resource, long timeoutSeconds, TrainerImages images) {
-        return new JobSpec("my_job", VertexAiBackend.NAME, TaskConfigReader.read("taskConfig", task),
+        return new JobSpec("my_job", VertexAiBackend.NAME, "default", TaskConfigReader.read("taskConfig", task),
                 ResourceConfigReader.read("resourceConfig", resource, (field, uri) -> {
                     throw new AssertionError("these resource configs name their shared resource config inline");
                 }), task, resource, null, null, Map.of(), 0, false, timeoutSeconds, 1, 1, 30, images);

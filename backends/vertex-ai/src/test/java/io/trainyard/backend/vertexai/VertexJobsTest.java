@@ -38,7 +38,7 @@ class VertexJobsTest {
                   gpuType: ACCELERATOR_TYPE_UNSPECIFIED
                   numReplicas: 1
                 """), 3600);
-        Job job = new Job(id, spec, null, null, Instant.EPOCH);
+        Job job = new Job(id, spec, "tester", null, null, Instant.EPOCH);
         return new CustomJobBuilder(CustomJobRequestTest.properties(null)).build(job, AssetFolder.of(job));
     }
 

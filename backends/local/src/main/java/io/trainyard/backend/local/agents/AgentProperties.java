@@ -10,12 +10,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param heartbeatInterval how often an agent renews its lease
  * @param lease how long a lease lasts; an agent silent for longer is declared lost and its jobs fail
- * @param token what agents must present to register and report; unset: a random one that only this
- *     server's own agent knows, so no other agent can join
  */
 @ConfigurationProperties("trainyard.agent")
 public record AgentProperties(
         @DefaultValue("2s") Duration heartbeatInterval,
-        @DefaultValue("15s") Duration lease,
-        String token) {
+        @DefaultValue("15s") Duration lease) {
 }

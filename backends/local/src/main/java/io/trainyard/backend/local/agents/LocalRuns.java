@@ -35,7 +35,7 @@ public class LocalRuns {
     }
 
     /** A job holding part of an agent: the pool's capacity is the agents' inventory minus these. */
-    public record ActivePlacement(UUID jobId, String jobName, int workers, Placement.OnAgent placement) {
+    public record ActivePlacement(UUID jobId, String project, String jobName, int workers, Placement.OnAgent placement) {
     }
 
     public List<ActiveRun> onAgent(String agentId) {
@@ -48,9 +48,9 @@ public class LocalRuns {
 
     /** What every active job of the pool holds, on whichever agent. */
     public List<ActivePlacement> placements() {
-        return jdbc.sql("select id, job_name, slots, placement from jobs where placement is not null and " + ACTIVE)
-                .query((rs, row) -> new ActivePlacement(rs.getObject(1, UUID.class), rs.getString(2), rs.getInt(3),
-                        JSON.readValue(rs.getString(4), Placement.OnAgent.class)))
+        return jdbc.sql("select id, project, job_name, slots, placement from jobs where placement is not null and " + ACTIVE)
+                .query((rs, row) -> new ActivePlacement(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
+                        rs.getInt(4), JSON.readValue(rs.getString(5), Placement.OnAgent.class)))
                 .list();
     }
 }

@@ -1,0 +1,156 @@
+package io.trainyard.api.projects;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.security.Caller;
+import io.trainyard.security.Callers;
+import io.trainyard.security.ProjectAccess;
+import io.trainyard.security.Role;
+import io.trainyard.security.audit.Audited;
+import io.trainyard.security.projects.ProjectNotFoundException;
+import io.trainyard.security.projects.Projects;
+import io.trainyard.security.users.Users;
+import io.trainyard.validation.ConflictException;
+import io.trainyard.validation.InvalidRequestException;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Projects and their members. Global admins create projects; a project's admins manage its members and
+ * settings; its viewers see it. A project the caller has no role in answers 404.
+ */
+@RestController
+@RequestMapping("/projects")
+@Tag(name = "projects", description = "Projects, their members and their roles")
+public class ProjectController {
+
+    static final String NAME = "[a-z0-9][a-z0-9-]{0,62}";
+
+    private final Projects projects;
+    private final Users users;
+    private final ProjectAccess access;
+    private final Callers callers;
+
+    public ProjectController(Projects projects, Users users, ProjectAccess access, Callers callers) {
+        this.projects = projects;
+        this.users = users;
+        this.access = access;
+        this.callers = callers;
+    }
+
+    /** @param role the caller's role in it */
+    public record ProjectView(String name, String description, boolean allowGcsConfigs, Instant createdAt, Role role) {
+    }
+
+    public record NewProject(
+            @NotNull @Pattern(regexp = NAME, message = "must be 1-63 lowercase letters, digits or '-', starting with a letter or digit")
+            String name,
+            @Size(max = 500) String description,
+            Boolean allowGcsConfigs) {
+    }
+
+    /** A change of settings; an absent field keeps its value. */
+    public record ProjectChange(@Size(max = 500) String description, Boolean allowGcsConfigs) {
+    }
+
+    public record MemberView(String user, Role role) {
+    }
+
+    public record Membership(@NotNull Role role) {
+    }
+
+    @GetMapping
+    @Operation(summary = "The projects the caller may see, with its role in each")
+    public List<ProjectView> list() {
+        Caller.User user = Callers.currentUser();
+        return projects.all(access.visibleProjects()).stream().map(project -> view(project, user)).toList();
+    }
+
+    @PostMapping
+    @Audited("project.create")
+    @Operation(summary = "Create a project (global admins)")
+    public ResponseEntity<ProjectView> create(@RequestBody @Valid NewProject project) {
+        Caller.User user = Callers.currentUser();
+        if (!user.globalAdmin()) {
+            throw new AccessDeniedException("only global admins create projects");
+        }
+        if (!projects.create(project.name(), project.description() == null ? "" : project.description(),
+                Boolean.TRUE.equals(project.allowGcsConfigs()))) {
+            throw new ConflictException("project '" + project.name() + "' exists already");
+        }
+        return ResponseEntity.created(URI.create("/projects/" + project.name()))
+                .body(view(projects.find(project.name()).orElseThrow(), user));
+    }
+
+    @GetMapping("/{name}")
+    @Operation(summary = "A project the caller may see")
+    public ProjectView get(@PathVariable String name) {
+        access.requireProject(name, Role.VIEWER);
+        return view(projects.find(name).orElseThrow(() -> new ProjectNotFoundException(name)), Callers.currentUser());
+    }
+
+    @PatchMapping("/{name}")
+    @Audited("project.update")
+    @Operation(summary = "Change a project's description or whether it allows gs:// configs (project admins)")
+    public ProjectView update(@PathVariable String name, @RequestBody @Valid ProjectChange change) {
+        access.requireProject(name, Role.ADMIN);
+        Projects.Project current = projects.find(name).orElseThrow(() -> new ProjectNotFoundException(name));
+        projects.update(name, change.description() == null ? current.description() : change.description(),
+                change.allowGcsConfigs() == null ? current.allowGcsConfigs() : change.allowGcsConfigs());
+        return view(projects.find(name).orElseThrow(), Callers.currentUser());
+    }
+
+    @GetMapping("/{name}/members")
+    @Operation(summary = "Who belongs to the project, with which role")
+    public List<MemberView> members(@PathVariable String name) {
+        access.requireProject(name, Role.VIEWER);
+        return projects.members(name).stream().map(member -> new MemberView(member.user(), member.role())).toList();
+    }
+
+    @PutMapping("/{name}/members/{user}")
+    @Audited("member.set")
+    @Operation(summary = "Give a user a role in the project (project admins)")
+    public MemberView setMember(@PathVariable String name, @PathVariable String user, @RequestBody @Valid Membership membership) {
+        access.requireProject(name, Role.ADMIN);
+        if (users.find(user).isEmpty()) {
+            throw new InvalidRequestException("user", "no user '" + user + "'; a global admin creates users (POST /users)");
+        }
+        projects.setMember(name, user, membership.role());
+        callers.forget(user);
+        return new MemberView(user, membership.role());
+    }
+
+    @DeleteMapping("/{name}/members/{user}")
+    @Audited("member.remove")
+    @Operation(summary = "Take a user's role in the project away (project admins)")
+    public ResponseEntity<Void> removeMember(@PathVariable String name, @PathVariable String user) {
+        access.requireProject(name, Role.ADMIN);
+        if (!projects.removeMember(name, user)) {
+            throw new InvalidRequestException("user", "'" + user + "' is not a member of project '" + name + "'");
+        }
+        callers.forget(user);
+        return ResponseEntity.noContent().build();
+    }
+
+    private static ProjectView view(Projects.Project project, Caller.User user) {
+        return new ProjectView(project.name(), project.description(), project.allowGcsConfigs(), project.createdAt(),
+                user.roleIn(project.name()));
+    }
+}

@@ -1,0 +1,84 @@
+package io.trainyard.api.tokens;
+
+import java.net.URI;
+import java.util.List;
+import java.util.UUID;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.security.Caller;
+import io.trainyard.security.Callers;
+import io.trainyard.security.audit.Audited;
+import io.trainyard.security.tokens.ApiTokens;
+import io.trainyard.security.tokens.TokenAuthentication;
+import io.trainyard.validation.ConflictException;
+import io.trainyard.validation.NotFoundException;
+import jakarta.validation.Valid;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * A user's own API tokens: created (the secret is shown once), listed, revoked. Global admins see and revoke
+ * everyone's, agent tokens included. A token someone else owns answers 404 to anyone else.
+ */
+@RestController
+@RequestMapping("/tokens")
+@Tag(name = "tokens", description = "API tokens: created, listed, revoked")
+public class TokenController {
+
+    private final ApiTokens tokens;
+    private final TokenLifetimes lifetimes;
+    private final TokenAuthentication authentication;
+
+    public TokenController(ApiTokens tokens, TokenLifetimes lifetimes, TokenAuthentication authentication) {
+        this.tokens = tokens;
+        this.lifetimes = lifetimes;
+        this.authentication = authentication;
+    }
+
+    @PostMapping
+    @Audited("token.create")
+    @Operation(summary = "Create a token of your own; its secret is in this answer only")
+    public ResponseEntity<TokenView> create(@RequestBody @Valid NewToken token) {
+        Caller.User user = Callers.currentUser();
+        ApiTokens.Created created = tokens.createForUser(user.name(), token.name(), lifetimes.of(token), user.name());
+        return ResponseEntity.created(URI.create("/tokens/" + created.token().id()))
+                .body(TokenView.of(created.token(), created.secret()));
+    }
+
+    @GetMapping
+    @Operation(summary = "Your tokens, newest first; a global admin may ask for another user's, or every user's with owner=*")
+    public List<TokenView> list(@Parameter(description = "Whose tokens (global admins only); * for everyone's")
+            @RequestParam(required = false) String owner) {
+        Caller.User user = Callers.currentUser();
+        if (owner != null && !owner.equals(user.name()) && !user.globalAdmin()) {
+            throw new AccessDeniedException("only global admins see other users' tokens");
+        }
+        String whose = owner == null ? user.name() : owner.equals("*") ? null : owner;
+        return tokens.ofUsers(whose).stream().map(TokenView::of).toList();
+    }
+
+    @DeleteMapping("/{id}")
+    @Audited("token.revoke")
+    @Operation(summary = "Revoke a token: it is refused from now on (within a second on every replica)")
+    public ResponseEntity<Void> revoke(@PathVariable UUID id) {
+        Caller.User user = Callers.currentUser();
+        ApiTokens.Token token = tokens.find(id)
+                .filter(found -> user.globalAdmin() || user.name().equals(found.owner()))
+                .orElseThrow(() -> new NotFoundException("No such token", "no token " + id + " of yours"));
+        if (!tokens.revoke(token.id())) {
+            throw new ConflictException("token " + id + " was revoked already");
+        }
+        authentication.forgetCached();
+        return ResponseEntity.noContent().build();
+    }
+}

@@ -1,0 +1,27 @@
+package io.trainyard.api.tokens;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.trainyard.security.tokens.ApiTokens;
+
+/**
+ * A token as the API shows it: never its secret, except once, in the answer that created it.
+ *
+ * @param owner the user it acts for (null for an agent token)
+ * @param agentId the agent it identifies (null for a user token)
+ * @param token the secret, only in the answer of its creation: store it, it cannot be shown again
+ */
+public record TokenView(UUID id, String name, String owner, String agentId, String createdBy, Instant createdAt,
+        Instant expiresAt, Instant lastUsedAt, Instant revokedAt, @JsonInclude(JsonInclude.Include.NON_NULL) String token) {
+
+    public static TokenView of(ApiTokens.Token token) {
+        return of(token, null);
+    }
+
+    public static TokenView of(ApiTokens.Token token, String secret) {
+        return new TokenView(token.id(), token.name(), token.owner(), token.agentId(), token.createdBy(), token.createdAt(),
+                token.expiresAt(), token.lastUsedAt(), token.revokedAt(), secret);
+    }
+}

@@ -1,0 +1,64 @@
+package io.trainyard.security;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The answers of the security filters, which run before Spring MVC and its problem handling: RFC 9457 problem
+ * details like every other error, 401 with {@code WWW-Authenticate: Bearer} for a missing or refused token, 403
+ * for a caller that may not do this. Every 401 is counted and reported to {@link FailedAuthentications}.
+ */
+@Component
+public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final FailedAuthentications failures;
+
+    public ProblemResponses(FailedAuthentications failures) {
+        this.failures = failures;
+    }
+
+    @Override
+    public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException e)
+            throws IOException {
+        boolean refused = e instanceof InvalidBearerTokenException;
+        String reason = refused ? e.getMessage() : "a bearer token is required (Authorization: Bearer <token>)";
+        failures.record(request, refused ? "refused" : "missing", reason);
+        response.setHeader(HttpHeaders.WWW_AUTHENTICATE, refused
+                ? "Bearer realm=\"trainyard\", error=\"invalid_token\"" : "Bearer realm=\"trainyard\"");
+        write(request, response, HttpStatus.UNAUTHORIZED, "Authentication required", reason);
+    }
+
+    @Override
+    public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e) throws IOException {
+        write(request, response, HttpStatus.FORBIDDEN, "Forbidden", "this token may not " + request.getMethod() + " "
+                + request.getRequestURI());
+    }
+
+    private static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,
+            String detail) throws IOException {
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", "about:blank");
+        problem.put("title", title);
+        problem.put("status", status.value());
+        problem.put("detail", detail);
+        problem.put("instance", request.getRequestURI());
+        response.setStatus(status.value());
+        response.setContentType("application/problem+json");
+        response.getOutputStream().write(JSON.writeValueAsBytes(problem));
+    }
+}

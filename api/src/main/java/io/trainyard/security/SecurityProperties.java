@@ -1,0 +1,55 @@
+package io.trainyard.security;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Settings under {@code trainyard.security.*}.
+ *
+ * @param enabled off only for tests and local experiments: every request then acts as a global admin
+ * @param tokenLifetime how long a new token lasts when its creator names no expiry
+ * @param maxTokenLifetime the longest expiry a token may have
+ * @param rateLimits per-token limits on what costs the server most
+ * @param oidc how JWTs of the configured issuer ({@code spring.security.oauth2.resourceserver.jwt.*}) become users
+ */
+@ConfigurationProperties("trainyard.security")
+public record SecurityProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("90d") Duration tokenLifetime,
+        @DefaultValue("365d") Duration maxTokenLifetime,
+        @DefaultValue RateLimits rateLimits,
+        @DefaultValue Oidc oidc) {
+
+    /**
+     * @param submissionsPerSecond sustained submissions (and dry runs) per token; twice as many in a burst
+     * @param streamsPerMinute new live streams (SSE follows) per token
+     * @param concurrentStreams live streams one token may hold open at once
+     */
+    public record RateLimits(
+            @DefaultValue("50") int submissionsPerSecond,
+            @DefaultValue("60") int streamsPerMinute,
+            @DefaultValue("16") int concurrentStreams) {
+    }
+
+    /**
+     * @param userClaim the claim that names the user (a user of that name is created at first sight)
+     * @param groupsClaim the claim listing the user's groups
+     * @param groupRoles roles a group grants, each as {@code project:role} (e.g. {@code ml-ranking: [ranking:editor]})
+     * @param adminGroups groups whose members are global admins
+     */
+    public record Oidc(
+            @DefaultValue("sub") String userClaim,
+            @DefaultValue("groups") String groupsClaim,
+            Map<String, List<String>> groupRoles,
+            List<String> adminGroups) {
+
+        public Oidc {
+            groupRoles = groupRoles == null ? Map.of() : Map.copyOf(groupRoles);
+            adminGroups = adminGroups == null ? List.of() : List.copyOf(adminGroups);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.trainyard.security.audit;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+
+import io.trainyard.validation.InvalidRequestException;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** Who did what, when, from where, and how it went: one row per state-changing request. */
+@Repository
+public class AuditLog {
+
+    private final JdbcClient jdbc;
+    private final Clock clock;
+
+    public AuditLog(JdbcClient jdbc, Clock clock) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
+
+    public enum Outcome { SUCCEEDED, DENIED, NOT_FOUND, REJECTED, FAILED }
+
+    /**
+     * @param target what it was done to: the resource's path (for a creation, the created resource's)
+     * @param detail the HTTP status, and the reason where there is one
+     */
+    public record Event(long id, Instant at, String actor, String action, String target, String sourceAddress,
+            Outcome outcome, String detail) {
+    }
+
+    public void record(String actor, String action, String target, String sourceAddress, Outcome outcome, String detail) {
+        jdbc.sql("""
+                insert into audit_events (at, actor, action, target, source_address, outcome, detail)
+                values (?, ?, ?, ?, ?, ?, ?)""")
+                .params(Timestamp.from(clock.instant()), actor, action, target, sourceAddress, outcome.name(), detail)
+                .update();
+    }
+
+    /** Filters of a listing; null means no filter. */
+    public record Filter(String actor, String action, String target, Outcome outcome, Instant since, Instant until) {
+    }
+
+    public record Page(List<Event> events, String nextCursor) {
+    }
+
+    /** Newest first, {@code limit} at a time; {@code cursor} is the previous page's {@code nextCursor}. */
+    public Page list(Filter filter, String cursor, int limit) {
+        StringBuilder sql = new StringBuilder("select id, at, actor, action, target, source_address, outcome, detail "
+                + "from audit_events where true");
+        MapSqlParameterSource params = new MapSqlParameterSource();
+        if (filter.actor() != null) {
+            sql.append(" and actor = :actor");
+            params.addValue("actor", filter.actor());
+        }
+        if (filter.action() != null) {
+            sql.append(" and action = :action");
+            params.addValue("action", filter.action());
+        }
+        if (filter.target() != null) {
+            sql.append(" and target = :target");
+            params.addValue("target", filter.target());
+        }
+        if (filter.outcome() != null) {
+            sql.append(" and outcome = :outcome");
+            params.addValue("outcome", filter.outcome().name());
+        }
+        if (filter.since() != null) {
+            sql.append(" and at >= :since");
+            params.addValue("since", Timestamp.from(filter.since()));
+        }
+        if (filter.until() != null) {
+            sql.append(" and at < :until");
+            params.addValue("until", Timestamp.from(filter.until()));
+        }
+        if (cursor != null && !cursor.isBlank()) {
+            sql.append(" and id < :after");
+            params.addValue("after", decode(cursor));
+        }
+        sql.append(" order by id desc limit :limit");
+        params.addValue("limit", limit + 1);
+        List<Event> events = jdbc.sql(sql.toString()).paramSource(params).query(AuditLog::event).list();
+        boolean more = events.size() > limit;
+        List<Event> page = more ? events.subList(0, limit) : events;
+        return new Page(page, more ? encode(page.getLast().id()) : null);
+    }
+
+    private static Event event(ResultSet rs, int row) throws SQLException {
+        return new Event(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), Outcome.valueOf(rs.getString(7)), rs.getString(8));
+    }
+
+    private static String encode(long id) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(Long.toString(id).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static long decode(String cursor) {
+        try {
+            return Long.parseLong(new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("cursor", "is not a cursor this server handed out");
+        }
+    }
+}
