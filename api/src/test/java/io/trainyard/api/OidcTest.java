@@ -72,7 +72,7 @@ class OidcTest {
     @Test
     void aJwtOfTheIssuerActsAsItsUserWithTheRolesItsGroupsGrant() throws Exception {
         ApiClient eve = admin.withToken(jwt(key, issuerUri, "eve@example.com", List.of("ml-ranking"), Instant.now().plusSeconds(300)));
-        Map<String, Object> body = JobBodies.job("from-oidc", "print('hi')");
+        Map<String, Object> body = JobBodies.job("from_oidc", "print('hi')");
         body.put("project", "ranking");
 
         ApiClient.Response submitted = eve.post("/jobs", body);

@@ -91,8 +91,8 @@ class SecurityTest {
 
     @Test
     void aUserSeesOnlyTheJobsOfItsProjectsAndAnotherProjectsJobIsNotFound() {
-        String alphaJob = submit(alice, "alpha", "alpha-job");
-        String betaJob = submit(bob, "beta", "beta-job");
+        String alphaJob = submit(alice, "alpha", "alpha_job");
+        String betaJob = submit(bob, "beta", "beta_job");
 
         assertThat(ids(alice.get("/jobs"))).contains(alphaJob).doesNotContain(betaJob);
         assertThat(ids(bob.get("/jobs"))).contains(betaJob).doesNotContain(alphaJob);
@@ -117,8 +117,8 @@ class SecurityTest {
 
         assertThat(carol.get("/jobs/" + id).status()).isEqualTo(200);
         assertThat(carol.get("/jobs/" + id + "/logs").status()).isEqualTo(200);
-        assertThat(carol.post("/jobs", body("alpha", "by-a-viewer")).status()).isEqualTo(403);
-        assertThat(carol.post("/jobs?dryRun=true", body("alpha", "by-a-viewer")).status()).isEqualTo(403);
+        assertThat(carol.post("/jobs", body("alpha", "by_a_viewer")).status()).isEqualTo(403);
+        assertThat(carol.post("/jobs?dryRun=true", body("alpha", "by_a_viewer")).status()).isEqualTo(403);
         assertThat(carol.post("/jobs/" + id + "/cancel", Map.of()).status()).isEqualTo(403);
         admin.awaitEnded(id, Duration.ofSeconds(60));
         assertThat(carol.post("/jobs/" + id + "/retry", Map.of()).status()).isEqualTo(403);
@@ -179,7 +179,7 @@ class SecurityTest {
         assertThat(Long.parseLong(limited.header("Retry-After"))).isPositive();
         assertThat(limited.body().get("detail").asString()).contains("5 per second");
         // Another token has a budget of its own.
-        assertThat(alice.post("/jobs?dryRun=true", body("alpha", "other-token")).status()).isEqualTo(200);
+        assertThat(alice.post("/jobs?dryRun=true", body("alpha", "other_token")).status()).isEqualTo(200);
     }
 
     @Test
@@ -244,7 +244,7 @@ class SecurityTest {
     }
 
     private static Map<String, Object> byUri(String taskConfigUri) {
-        Map<String, Object> body = body("alpha", "by-uri");
+        Map<String, Object> body = body("alpha", "by_uri");
         body.remove("taskConfig");
         body.put("taskConfigUri", taskConfigUri);
         return body;
