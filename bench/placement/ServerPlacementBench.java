@@ -43,8 +43,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Where {@link PlacementBench} measures the placement policy in memory, this measures what the server makes
  * of it: claims, placement reads, state changes and agent round trips, all through PostgreSQL.
  *
- * <p>Run by bench/placement/run.sh, which starts a fresh server (embedded PostgreSQL, -Xmx512m, agent token
- * {@code bench-token}, no embedded agent) per scenario. Java's source launcher runs it, with the testing
+ * <p>Run by bench/placement/run.sh, which starts a fresh server (embedded PostgreSQL, -Xmx512m, security on,
+ * each simulated agent with a token of its own, no embedded agent) per scenario. Java's source launcher runs it, with the testing
  * module (job bodies), the protocol module (what agents send and read) and their dependencies on the class
  * path, as run.sh builds it:
  * <pre>
@@ -75,7 +75,8 @@ public class ServerPlacementBench {
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
     static final JsonMapper JSON = JsonMapper.builder().build();
-    static final String AUTH = "Bearer bench-token";
+    /** The token of the server's first admin (run.sh reads it from the server's data folder); agents get their own. */
+    static final String ADMIN = System.getenv().getOrDefault("TRAINYARD_TOKEN", "");
     static final long WAIT_MILLIS = 2_000;
     static final int SUBMIT_CLIENTS = 16;
     static final String BENCH_RUN = Long.toString(System.currentTimeMillis(), 36);
@@ -417,7 +418,7 @@ public class ServerPlacementBench {
         body.put("requireGpus", true);
         String key = "bench-" + BENCH_RUN + "-" + name; // so a resent submission is not a second job
         for (int attempt = 1; ; attempt++) {
-            HttpResponse<String> response = send("POST", "/jobs", body, false, key).response();
+            HttpResponse<String> response = send("POST", "/jobs", body, ADMIN, key).response();
             if (response.statusCode() == 201 || response.statusCode() == 200) {
                 UUID id = UUID.fromString(JSON.readTree(response.body()).get("id").asString());
                 durations.put(id, spec.durationMillis());
@@ -440,7 +441,22 @@ public class ServerPlacementBench {
     // Simulated agents
     // ------------------------------------------------------------------------------------------------
 
-    static List<SimAgent> startAgents(String prefix, int count, int gpusPerAgent) throws InterruptedException {
+    /**
+     * A token for the agent id, made by the admin as an operator makes one for each host's agent; none when the
+     * server has no security (an older build, for before/after comparisons: run.sh then finds no admin token).
+     */
+    static String agentToken(String agentId) throws Exception {
+        if (ADMIN.isEmpty()) {
+            return "";
+        }
+        HttpResponse<String> created = send("POST", "/agent-tokens", Map.of("agentId", agentId), ADMIN);
+        if (created.statusCode() != 201) {
+            throw new IllegalStateException("no token for agent " + agentId + ": " + created.statusCode() + " " + created.body());
+        }
+        return JSON.readTree(created.body()).get("token").asString();
+    }
+
+    static List<SimAgent> startAgents(String prefix, int count, int gpusPerAgent) throws Exception {
         List<SimAgent> agents = new ArrayList<>();
         CountDownLatch registered = new CountDownLatch(count);
         for (int a = 0; a < count; a++) {
@@ -465,14 +481,16 @@ public class ServerPlacementBench {
         final CountDownLatch registered;
         final Set<UUID> runs = ConcurrentHashMap.newKeySet(); // assigned and not yet reported ended
         final UUID[] gpuHolder;                               // the job each GPU runs, or null
+        final String token;                                   // this agent's own, valid for its id only
         volatile long epoch;
         Thread thread;
 
-        SimAgent(String id, int gpuCount, CountDownLatch registered) {
+        SimAgent(String id, int gpuCount, CountDownLatch registered) throws Exception {
             this.id = id;
             this.gpuCount = gpuCount;
             this.registered = registered;
             this.gpuHolder = new UUID[gpuCount];
+            this.token = agentToken(id);
         }
 
         synchronized int heldCount() {
@@ -486,7 +504,7 @@ public class ServerPlacementBench {
         void run() {
             try {
                 List<Gpu> gpus = IntStream.range(0, gpuCount).mapToObj(g -> new Gpu(g, "Simulated GPU", 81559)).toList();
-                HttpResponse<String> response = send("PUT", "/agents/" + id, new Registration("host-" + id, gpus, 8), true);
+                HttpResponse<String> response = send("PUT", "/agents/" + id, new Registration("host-" + id, gpus, 8), token);
                 if (response.statusCode() != 200) {
                     error("register " + response.statusCode(), response.body());
                     return;
@@ -512,7 +530,7 @@ public class ServerPlacementBench {
 
         void heartbeat() throws Exception {
             HttpResponse<String> response = send("POST", "/agents/" + id + "/heartbeat?waitMillis=" + WAIT_MILLIS,
-                    new Heartbeat(epoch, List.copyOf(runs), List.of()), true);
+                    new Heartbeat(epoch, List.copyOf(runs), List.of()), token);
             if (response.statusCode() != 200) {
                 error("heartbeat " + response.statusCode(), id + ": " + response.body());
                 Thread.sleep(500);
@@ -560,7 +578,7 @@ public class ServerPlacementBench {
         void runJob(UUID jobId, int attempt, List<Integer> gpus) {
             String run = "/agents/" + id + "/runs/" + jobId + "/" + attempt;
             try {
-                HttpResponse<String> response = send("POST", run + "/started", new Started(epoch, "{\"workers\":[]}", Map.of()), true);
+                HttpResponse<String> response = send("POST", run + "/started", new Started(epoch, "{\"workers\":[]}", Map.of()), token);
                 if (response.statusCode() != 200) {
                     error("started " + response.statusCode(), response.body());
                     free(jobId, gpus);
@@ -581,7 +599,7 @@ public class ServerPlacementBench {
                 free(jobId, gpus);
                 long now = System.nanoTime();
                 firstEndSentAt.compareAndSet(0, now);
-                Sent end = send("POST", run + "/ended", new Ended(epoch, RunEnd.succeeded()), true, null);
+                Sent end = send("POST", run + "/ended", new Ended(epoch, RunEnd.succeeded()), token, null);
                 // 409 to a resend: the first one was taken after all, and the attempt is over.
                 if (end.response().statusCode() == 204 || (end.response().statusCode() == 409 && end.attempts() > 1)) {
                     ended.incrementAndGet();
@@ -651,7 +669,7 @@ public class ServerPlacementBench {
     }
 
     static String scrape() throws Exception {
-        return send("GET", "/actuator/prometheus", null, false).body();
+        return send("GET", "/actuator/prometheus", null, ADMIN).body();
     }
 
     /** The server's {@code trainyard_jobs{state}} gauges (refreshed by the server every 2 s). */
@@ -722,8 +740,8 @@ public class ServerPlacementBench {
     // HTTP, JSON, statistics
     // ------------------------------------------------------------------------------------------------
 
-    static HttpResponse<String> send(String method, String path, Object body, boolean agent) throws Exception {
-        return send(method, path, body, agent, null).response();
+    static HttpResponse<String> send(String method, String path, Object body, String token) throws Exception {
+        return send(method, path, body, token, null).response();
     }
 
     record Sent(HttpResponse<String> response, int attempts) {
@@ -734,10 +752,10 @@ public class ServerPlacementBench {
      * The usual one is "header parser received no bytes": the server closed a pooled keep-alive connection
      * (idle past Tomcat's keep-alive timeout) just as the client reused it, so the request was never read.
      */
-    static Sent send(String method, String path, Object body, boolean agent, String idempotencyKey) throws Exception {
+    static Sent send(String method, String path, Object body, String token, String idempotencyKey) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(120));
-        if (agent) {
-            request.header("Authorization", AUTH);
+        if (!token.isEmpty()) {
+            request.header("Authorization", "Bearer " + token);
         }
         if (idempotencyKey != null) {
             request.header("Idempotency-Key", idempotencyKey);

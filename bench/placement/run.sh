@@ -44,12 +44,18 @@ start_server() { # port
   fi
   rm -rf "$work/data-$port"
   "$JAVA_HOME/bin/java" -Xmx512m -jar "$work/server.jar" --server.port="$port" --trainyard.data-dir="$work/data-$port" \
-    --logging.level.root=WARN --trainyard.local.embedded-agent=false --trainyard.agent.token=bench-token \
+    --logging.level.root=WARN --trainyard.local.embedded-agent=false \
+    --trainyard.security.rate-limits.submissions-per-second=1000000 \
     --trainyard.agent.heartbeat-interval=2s --trainyard.agent.lease=30s > "$work/server-$port.log" 2>&1 &
   echo $! > "$work/server-$port.pid"
   for _ in $(seq 1 180); do
     kill -0 "$(cat "$work/server-$port.pid")" 2>/dev/null || break
-    curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null && return
+    if curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null; then
+      # The first admin's token (written before the server listens) submits jobs and makes each agent's token.
+      TRAINYARD_TOKEN="$(cat "$work/data-$port/admin-token" 2>/dev/null || true)"
+      export TRAINYARD_TOKEN
+      return
+    fi
     sleep 1
   done
   cat "$work/server-$port.log" >&2; return 1

@@ -28,6 +28,8 @@ public class ServerBench {
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     static final JsonMapper JSON = JsonMapper.builder().build();
+    /** The token every request carries (run.sh passes the server's first admin's); none for a server without security. */
+    static final String TOKEN = System.getenv().getOrDefault("TRAINYARD_TOKEN", "");
 
     public static void main(String[] args) throws Exception {
         String base = args[1];
@@ -45,12 +47,18 @@ public class ServerBench {
     }
 
     static HttpResponse<String> post(String url, String json) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+        return HTTP.send(request(url).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     static JsonNode get(String url) throws Exception {
-        return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+        return JSON.readTree(HTTP.send(request(url).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    /** A request to {@code url} with the bench's token, when it has one. */
+    static HttpRequest.Builder request(String url) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url));
+        return TOKEN.isEmpty() ? request : request.header("Authorization", "Bearer " + TOKEN);
     }
 
     /** Submits, and answers the new job's id. */
@@ -146,7 +154,7 @@ public class ServerBench {
         long submitted = System.nanoTime();
         String id = submit(base, body("bench_logs", printer));
         HttpResponse<java.util.stream.Stream<String>> stream = HTTP.send(
-                HttpRequest.newBuilder(URI.create(base + "/jobs/" + id + "/logs/stream")).GET().build(),
+                request(base + "/jobs/" + id + "/logs/stream").GET().build(),
                 HttpResponse.BodyHandlers.ofLines());
         List<Long> lagsMicros = new ArrayList<>();
         long received = 0;

@@ -13,18 +13,19 @@ import io.trainyard.security.tokens.ApiTokens;
 import io.trainyard.security.users.Users;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.ApplicationArguments;
-import org.springframework.boot.ApplicationRunner;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.stereotype.Component;
 
 /**
  * On the first start (no global admin exists yet) creates the global admin {@value #ADMIN} and a token for it,
  * written to {@code <data-dir>/admin-token}, readable by the server's user only; the log says where it is,
  * never what it is. With it, the admin creates projects, users and their tokens. Replicas starting together
- * on a new database create it once: only the one whose insert made the user writes a token.
+ * on a new database create it once: only the one whose insert made the user writes a token. It runs once
+ * every bean is ready (the schema migrated) and before the server starts listening, so whoever sees the
+ * server healthy finds the file.
  */
 @Component
-class AdminBootstrap implements ApplicationRunner {
+class AdminBootstrap implements SmartInitializingSingleton {
 
     static final String ADMIN = "admin";
     static final String TOKEN_FILE = "admin-token";
@@ -43,7 +44,7 @@ class AdminBootstrap implements ApplicationRunner {
     }
 
     @Override
-    public void run(ApplicationArguments args) {
+    public void afterSingletonsInstantiated() {
         if (!security.enabled() || users.anyGlobalAdmin() || !users.create(ADMIN, true)) {
             return;
         }

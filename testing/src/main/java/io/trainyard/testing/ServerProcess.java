@@ -66,6 +66,6 @@ public final class ServerProcess implements AutoCloseable {
             } catch (AssertionError notListeningYet) {
                 return false;
             }
-        }, Duration.ofSeconds(60));
+        }, Duration.ofSeconds(120));
     }
 }
