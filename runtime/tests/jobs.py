@@ -91,5 +91,9 @@ class Job:
         return subprocess.Popen(self.argv(list(extra)), cwd=self.work_dir, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
 
-    def metrics(self) -> dict:
-        return json.loads((self.work_dir / "outputs" / "eval_metrics.json").read_text())
+    def metrics(self) -> dict[str, float]:
+        """The test metrics of the eval metrics file, which has GiGL's (KFP's) format."""
+        written = json.loads((self.work_dir / "outputs" / "eval_metrics.json").read_text())
+        assert set(written) == {"metrics"}
+        assert all(set(entry) == {"name", "numberValue", "format"} for entry in written["metrics"])
+        return {entry["name"]: float(entry["numberValue"]) for entry in written["metrics"]}

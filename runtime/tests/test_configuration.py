@@ -6,6 +6,7 @@ from jobs import Job, task_config
 from trainyard_runtime.config.command_line import parse_command_line
 from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.config.task_config import TaskConfig, normalise_keys
+from trainyard_runtime.config.graph_metadata import EdgeType
 from trainyard_runtime.config.trainer_args import TrainerArgs
 
 STANDARD = ["--job_name=j", "--task_config_uri=file:///t.yaml", "--resource_config_uri=file:///r.yaml"]
@@ -41,7 +42,7 @@ def test_command_line_takes_the_server_flags_and_overrides():
 
 def test_camel_and_snake_case_configs_read_the_same():
     camel = task_config("link_prediction", {"source": "rmat"}, {"hid_dim": 8}, shouldSkipTraining=True)
-    camel["datasetConfig"]["splitGeneratorConfig"] = {"splitterArgs": {"train_split": "0.7", "val_split": "0.2", "test_split": "0.1"}}
+    camel["datasetConfig"]["splitGeneratorConfig"] = {"assignerArgs": {"train_split": "0.7", "val_split": "0.2", "test_split": "0.1"}}
     snake = normalise_keys(camel)
     assert "task_metadata" in snake and "trainer_args" in snake["trainer_config"]
     assert snake["trainer_config"]["trainer_args"] == {"hid_dim": "8"}  # user keys stay as written
@@ -91,3 +92,73 @@ def test_link_based_tasks_are_refused_by_name():
     config["task_metadata"] = {"link_based_task_metadata": {"supervision_edge_types": []}}
     with pytest.raises(ConfigError, match="linkBasedTaskMetadata"):
         TaskConfig.from_dict(config)
+
+
+def test_split_fractions_come_from_assigner_args_and_splitter_args_is_refused():
+    config = task_config("link_prediction", {}, {})
+    config["datasetConfig"]["splitGeneratorConfig"] = {"splitterArgs": {"train_split": "0.8"}}
+    with pytest.raises(ConfigError, match="splitterArgs is not a field"):
+        TaskConfig.from_dict(normalise_keys(config))
+
+
+def test_node_classification_takes_gigl_names_and_defaults():
+    # GiGL's examples/node_classification/homogeneous_training.py: train_batch_size 16, num_classes 7,
+    # learning_rate 0.001, num_max_train_batches 200, num_val_batches 20.
+    args = TrainerArgs.parse({}, task="node_classification")
+    assert (args.train_batch_size, args.num_classes, args.learning_rate) == (16, 7, 0.001)
+    assert (args.num_max_train_batches, args.num_val_batches, args.val_every_n_batch) == (200, 20, 50)
+    assert TrainerArgs.parse({"train_batch_size": "64"}, task="node_classification").main_batch_size == 64
+    # GiGL's link-prediction examples keep theirs.
+    assert (TrainerArgs.parse({}).learning_rate, TrainerArgs.parse({}).num_max_train_batches) == (0.0005, 1000)
+    with pytest.raises(ConfigError, match="train_batch_size"):
+        TrainerArgs.parse({"main_batch_size": "64"}, task="node_classification")
+    with pytest.raises(ConfigError, match="num_classes"):
+        TrainerArgs.parse({"num_classes": "3"})
+
+
+def test_link_prediction_accepts_gigl_example_arguments():
+    # GiGL's examples/link_prediction/heterogeneous_training.py reads these trainerArgs, and
+    # examples/link_prediction/configs/e2e_het_dblp_sup_task_config.yaml sets the dict-form fanout.
+    gigl_args = {
+        "log_every_n_batch": "50", "ssl_positive_label_percentage": "0.05", "local_world_size": "2",
+        "sampling_workers_per_process": "4", "sampling_worker_shared_channel_size": "4GB",
+        "process_start_gap_seconds": "0", "main_batch_size": "16", "random_batch_size": "16", "hid_dim": "16",
+        "out_dim": "16", "learning_rate": "0.0005", "weight_decay": "0.0005", "num_max_train_batches": "1000",
+        "num_val_batches": "100", "val_every_n_batch": "50",
+        "num_neighbors": '{\n  ("term", "to", "paper"): [10, 10],\n  ("paper", "to", "author"): [15, 15],\n'
+                         '  ("author", "to", "paper"): [20, 20]\n}',
+    }
+    args = TrainerArgs.parse(gigl_args)
+    assert args.ssl_positive_label_percentage == 0.05 and args.local_world_size == 2
+    assert args.without_effect == ["sampling_workers_per_process", "sampling_worker_shared_channel_size",
+                                   "process_start_gap_seconds"]
+    edge_types = (EdgeType("author", "to", "paper"), EdgeType("paper", "to", "author"), EdgeType("term", "to", "paper"))
+    assert args.fanout_for(edge_types) == {edge_types[0]: [20, 20], edge_types[1]: [15, 15], edge_types[2]: [10, 10]}
+    assert len(args.num_neighbors) == 2  # two hops, two GNN layers
+    with pytest.raises(ConfigError, match=r"missing: \(paper, cites, paper\)"):
+        args.fanout_for(edge_types + (EdgeType("paper", "cites", "paper"),))
+    assert TrainerArgs.parse({"num_neighbors": "[5, 3]"}).fanout_for(edge_types)[edge_types[2]] == [5, 3]
+
+
+@pytest.mark.parametrize("fanout", ['{("a", "to", "b"): [10, 10], ("b", "to", "a"): [5]}', '{"a": [1]}',
+                                    '{("a", "to", "b"): __import__("os")}'])
+def test_malformed_fanouts_per_edge_type_are_refused(fanout):
+    with pytest.raises(ConfigError, match="num_neighbors"):
+        TrainerArgs.parse({"num_neighbors": fanout})
+
+
+def test_gigl_pipeline_arguments_run_logged_as_without_effect_and_metrics_use_gigls_format(tmp_path):
+    data = {"source": "planted_partition", "num_nodes": 300, "num_communities": 6}
+    args = {"num_max_train_batches": 2, "num_val_batches": 1, "sampling_workers_per_process": 2,
+            "sampling_worker_shared_channel_size": "1GB", "local_world_size": 1,
+            "ssl_positive_label_percentage": "0.5", "num_neighbors": '{("n", "r", "n"): [4, 4]}'}
+    job = Job(tmp_path, task_config("link_prediction", data, args))
+    result = job.run(timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "sampling_workers_per_process=2 is about GiGL's sampling workers and has no effect" in result.stdout
+    assert "sampling_worker_shared_channel_size=1GB" in result.stdout
+    # GiGL's KFP metrics file (gigl/src/common/translators/model_eval_metrics_translator.py): a "metrics" list of
+    # {"name", "numberValue" (a string), "format": "RAW"}.
+    written = __import__("json").loads((tmp_path / "outputs" / "eval_metrics.json").read_text())
+    assert {entry["name"] for entry in written["metrics"]} >= {"mrr", "loss", "hits@1", "hits@10", "hits@50"}
+    assert all(entry["format"] == "RAW" and isinstance(entry["numberValue"], str) for entry in written["metrics"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from trainyard_runtime.config.params import ConfigError, parse_bool, parse_int
@@ -18,6 +19,12 @@ class CommandLine:
     use_cuda: bool = False
     nproc: int = 1
     overrides: dict[str, str] = field(default_factory=dict)
+    nproc_given: bool = False
+
+    @property
+    def started_by_server(self) -> bool:
+        """The server (or a launcher) started the processes and set ``WORLD_SIZE``; ``--nproc`` spawns none."""
+        return int(os.environ.get("WORLD_SIZE", "1") or 1) > 1
 
 
 def parse_command_line(argv: list[str]) -> CommandLine:
@@ -61,4 +68,5 @@ def parse_command_line(argv: list[str]) -> CommandLine:
         raise ConfigError(f"argument --nproc={values['nproc']!r} is not an integer") from None
     if nproc < 1:
         raise ConfigError("argument --nproc must be at least 1")
-    return CommandLine(values["job_name"], values["task_config_uri"], values["resource_config_uri"], use_cuda, nproc, overrides)
+    return CommandLine(values["job_name"], values["task_config_uri"], values["resource_config_uri"], use_cuda, nproc,
+                       overrides, nproc_given="nproc" in values)

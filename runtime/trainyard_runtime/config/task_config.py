@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 import yaml
 
+from trainyard_runtime.config.graph_metadata import EdgeType, GraphMetadata, supervision_edge_types
 from trainyard_runtime.config.params import ConfigError, parse_bool, parse_float, parse_int
 from trainyard_runtime.data.splits import SplitFractions
 from trainyard_runtime.uris import local_path
@@ -20,7 +21,7 @@ _MAP_FIELDS = {
     "storage_args",
     "resource_labels",
     "assigner_args",
-    "splitter_args",
+    "split_strategy_args",
     "profiler_args",
     "feature_flags",
 }
@@ -80,6 +81,9 @@ class TaskConfig:
     data_preprocessor_args: dict[str, Any]
     split_fractions: SplitFractions
     preprocessed_metadata_uri: Optional[str]
+    graph: GraphMetadata = GraphMetadata((), ())
+    supervision_edge_types: tuple[EdgeType, ...] = ()
+    supervision_node_types: tuple[str, ...] = ()
 
     @classmethod
     def load(cls, uri: str, base: Path) -> "TaskConfig":
@@ -96,6 +100,9 @@ class TaskConfig:
         if len(tasks) != 1:
             raise ConfigError("taskMetadata must hold exactly one of nodeAnchorBasedLinkPredictionTaskMetadata, "
                               f"nodeBasedTaskMetadata (found: {', '.join(kinds) or 'none'})")
+        graph = GraphMetadata.from_dict(_section(config, "graph_metadata", "graphMetadata"))
+        task_section = _section(task_metadata, next(k for k in kinds if k in _TASKS), "taskMetadata")
+        supervision_nodes = tuple(str(name) for name in task_section.get("supervision_node_types") or [])
         shared = _section(config, "shared_config", "sharedConfig")
         outputs = _section(shared, "trained_model_metadata", "sharedConfig")
         trainer = _section(config, "trainer_config", "trainerConfig")
@@ -120,6 +127,9 @@ class TaskConfig:
             data_preprocessor_args=preprocessor_args,
             split_fractions=_split_fractions(_section(dataset, "split_generator_config", "datasetConfig")),
             preprocessed_metadata_uri=shared.get("preprocessed_metadata_uri") or None,
+            graph=graph,
+            supervision_edge_types=tuple(supervision_edge_types(task_section)),
+            supervision_node_types=supervision_nodes,
         )
 
 
@@ -131,8 +141,15 @@ def _flag(section: dict[str, Any], key: str) -> bool:
 
 
 def _split_fractions(split_config: dict[str, Any]) -> SplitFractions:
-    """GiGL's split generator args (``train_split``/``val_split``/``test_split``/``seed``), default 0.8/0.1/0.1."""
-    args = {**(split_config.get("assigner_args") or {}), **(split_config.get("splitter_args") or {})}
+    """GiGL's split generator args (``train_split``/``val_split``/``test_split``/``seed``), default 0.8/0.1/0.1.
+
+    They sit in ``assignerArgs`` (or ``splitStrategyArgs``); ``splitterArgs`` is no field of GiGL's
+    SplitGeneratorConfig, so it is refused rather than silently ignored.
+    """
+    if "splitter_args" in split_config:
+        raise ConfigError("datasetConfig.splitGeneratorConfig.splitterArgs is not a field of GiGL's "
+                          "SplitGeneratorConfig; put train_split/val_split/test_split/seed in assignerArgs")
+    args = {**(split_config.get("split_strategy_args") or {}), **(split_config.get("assigner_args") or {})}
     try:
         fractions = SplitFractions(
             train=parse_float(args.get("train_split", 0.8)),

@@ -30,5 +30,15 @@ def load_state_dict(model: nn.Module, path: Path) -> None:
     model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
 
 
+# GiGL's metric names where this runtime's differ (GiGL's EvalMetricType: mrr, loss, hits, acc).
+_GIGL_NAMES = {"accuracy": "acc"}
+
+
 def write_metrics(metrics: dict[str, Any], path: Path) -> None:
-    _write_atomically(path, lambda target: target.write_text(json.dumps(metrics, indent=2, sort_keys=True) + "\n"))
+    """GiGL's eval metrics file, which Vertex AI pipelines show as KFP metrics:
+    ``{"metrics": [{"name": "mrr", "numberValue": "0.71", "format": "RAW"}, ...]}`` (the value as a string)."""
+    entries = [
+        {"name": _GIGL_NAMES.get(name, name), "numberValue": f"{float(value)}", "format": "RAW"}
+        for name, value in metrics.items()
+    ]
+    _write_atomically(path, lambda target: target.write_text(json.dumps({"metrics": entries}, indent=2) + "\n"))

@@ -24,12 +24,15 @@ class NodeClassificationTask:
     def __init__(self, dataset: GraphDataset, args: TrainerArgs, context: ProcessContext):
         if dataset.num_classes < 2:
             raise ConfigError("node classification needs at least two classes in the node labels")
+        if dataset.num_classes > args.num_classes:
+            raise ConfigError(f"the node labels hold {dataset.num_classes} classes but trainer argument "
+                              f"num_classes is {args.num_classes}")
         self.dataset = dataset
         self.args = args
         self.context = context
         store = dataset.store
         encoder = GraphSAGE(store.features.size(1), args.hid_dim, args.out_dim, len(args.num_neighbors), args.dropout)
-        self.model = NodeClassifier(encoder, args.out_dim, dataset.num_classes).to(context.device)
+        self.model = NodeClassifier(encoder, args.out_dim, args.num_classes).to(context.device)
         seed = args.seed * 1000 + context.rank
         self.train_loader = self._loader("train", seed, shuffle=True, infinite=True)
 
