@@ -89,8 +89,14 @@ def leave_process_group(context: ProcessContext) -> None:
         dist.destroy_process_group()
 
 
-def share_dataset(context: ProcessContext, build: Callable[[], GraphDataset], folder: Path) -> GraphDataset:
-    """Builds the dataset once per host and maps it into every local process.
+def share_dataset(
+    context: ProcessContext,
+    build: Callable[[], Any],
+    folder: Path,
+    restore: Callable[[dict[str, torch.Tensor]], Any] = GraphDataset.from_tensors,
+) -> Any:
+    """Builds the dataset once per host and maps it into every local process (``restore`` rebuilds it from
+    its named tensors: a :class:`GraphDataset` by default, or a heterogeneous one).
 
     Local rank 0 builds and publishes it under ``folder``; after a barrier every local rank maps the files
     (one physical copy), and after a second barrier rank 0 unlinks them: the mappings stay valid, and nothing
@@ -101,7 +107,7 @@ def share_dataset(context: ProcessContext, build: Callable[[], GraphDataset], fo
     if context.local_rank == 0:
         publish_tensors(folder, build().tensors())
     context.barrier()
-    dataset = GraphDataset.from_tensors(open_tensors(folder))
+    dataset = restore(open_tensors(folder))
     context.barrier()
     if context.local_rank == 0:
         shutil.rmtree(folder, ignore_errors=True)

@@ -6,7 +6,6 @@ Exit status: 0 done, 2 bad arguments or configuration (the message names the cul
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -20,6 +19,7 @@ from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.config.task_config import TaskConfig, load_resource_config
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import GraphDataset, build_dataset
+from trainyard_runtime.data.hetero_dataset import HeteroGraphDataset, build_hetero_dataset
 from trainyard_runtime.distributed import (
     ProcessContext,
     default_store_folder,
@@ -32,6 +32,8 @@ from trainyard_runtime.outputs.artifacts import load_state_dict, save_state_dict
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
 from trainyard_runtime.tasks import LinkPredictionTask, NodeClassificationTask
+from trainyard_runtime.tasks.hetero_link_prediction import HeteroLinkPredictionTask
+from trainyard_runtime.tasks.hetero_node_classification import HeteroNodeClassificationTask
 from trainyard_runtime.training_loop import TrainingLoop, describe
 from trainyard_runtime.uris import local_path
 
@@ -66,6 +68,42 @@ class TrainingJob:
             with_edge_weights=self.args.sampler == "weighted",
         )
 
+    def _build_task(self, context: ProcessContext, progress: ProgressReporter, started: float):
+        """Builds (once per host) and shares the dataset, then the task that trains on it."""
+        config, args = self.config, self.args
+        folder = default_store_folder(args.graph_store_dir, self.command_line.job_name)
+        if config.graph.is_heterogeneous:
+            return self._build_hetero_task(context, progress, started, folder)
+        dataset = share_dataset(context, self.build_dataset, folder)
+        if context.device.type == "cuda":
+            dataset = GraphDataset(dataset.store.to(context.device), dataset.labels, dataset.splits)
+        store = dataset.store
+        progress.say(f"[trainyard] graph store: {store.num_nodes} nodes, {store.num_edges} edges, structure "
+                     f"{store.structure_bytes() / 2**20:.1f} MiB ({store.index_bytes_per_edge()} B/edge + 8 B/node), "
+                     f"built in {time.monotonic() - started:.1f}s")
+        task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
+        return task_type(dataset, args, context)
+
+    def _build_hetero_task(self, context: ProcessContext, progress: ProgressReporter, started: float, folder: Path):
+        config, args, graph = self.config, self.args, self.config.graph
+        link_prediction = config.task == "link_prediction"
+        supervision_edge_type = config.supervision_edge_types[0] if link_prediction else None
+        supervision_node_type = None if link_prediction else config.supervision_node_types[0]
+
+        def build() -> HeteroGraphDataset:
+            return build_hetero_dataset(config.data_preprocessor_args, config.split_fractions, config.task, graph,
+                                        supervision_edge_type, supervision_node_type)
+
+        dataset = share_dataset(context, build, folder, restore=lambda named: HeteroGraphDataset.from_tensors(named, graph))
+        if context.device.type == "cuda":
+            dataset = dataset.to(context.device)
+        edges = ", ".join(f"{edge_type} {store.num_edges}" for edge_type, store in dataset.stores.items())
+        progress.say(f"[trainyard] heterogeneous graph store: {dataset.num_nodes} nodes of types "
+                     f"{', '.join(dataset.node_types)}; edges {edges}; built in {time.monotonic() - started:.1f}s")
+        if link_prediction:
+            return HeteroLinkPredictionTask(dataset, args, context, supervision_edge_type)
+        return HeteroNodeClassificationTask(dataset, args, context, supervision_node_type)
+
     def run(self) -> None:
         retain_freed_memory()
         torch.manual_seed(self.args.seed)
@@ -79,39 +117,35 @@ class TrainingJob:
         config, args = self.config, self.args
         progress = ProgressReporter(max(args.num_max_train_batches // context.world_size, 1), context.is_leader)
         progress.say(f"[trainyard] job {self.command_line.job_name}: {config.task}, sampler {args.sampler}, "
-                     f"fanout {args.num_neighbors}, {context.world_size} process(es) on {context.device}")
+                     f"fanout {args.fanout_by_edge_type or args.num_neighbors}, {context.world_size} process(es) on {context.device}")
+        for name in args.without_effect:
+            progress.say(f"[trainyard] trainer argument {name}={getattr(args, name)} is about GiGL's sampling "
+                         "workers and has no effect here")
+        if args.local_world_size is not None and self.command_line.started_by_server:
+            progress.say(f"[trainyard] trainer argument local_world_size={args.local_world_size} has no effect: "
+                         f"the server started {context.world_size} process(es) (localTrainerConfig.numWorkers)")
         started = time.monotonic()
-        folder = default_store_folder(args.graph_store_dir, self.command_line.job_name)
-        dataset = share_dataset(context, self.build_dataset, folder)
-        if context.device.type == "cuda":
-            dataset = GraphDataset(dataset.store.to(context.device), dataset.labels, dataset.splits)
-        store = dataset.store
-        progress.say(f"[trainyard] graph store: {store.num_nodes} nodes, {store.num_edges} edges, structure "
-                     f"{store.structure_bytes() / 2**20:.1f} MiB ({store.index_bytes_per_edge()} B/edge + 8 B/node), "
-                     f"built in {time.monotonic() - started:.1f}s")
-        task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
-        task = task_type(dataset, args, context)
+        task = self._build_task(context, progress, started)
         wants_tensorboard = context.is_leader and config.should_log_to_tensorboard and self.tensorboard_path
         scalars = ScalarLog(self.tensorboard_path if wants_tensorboard else None)
-        metrics: dict = {"job_name": self.command_line.job_name, "task": config.task, "world_size": context.world_size}
+        test_metrics: dict = {}
         try:
             if config.should_skip_training:
                 load_state_dict(task.model, self.model_path)
                 progress.say(f"[trainyard] skipping training; loaded {self.model_path}")
             else:
                 loop = TrainingLoop(task, args, context, scalars, progress)
-                metrics["train"] = loop.run()
-                metrics["val"] = loop.last_validation
+                loop.run()
                 if context.is_leader:
                     save_state_dict(task.model, self.model_path)
                     progress.say(f"[trainyard] saved model state_dict to {self.model_path}")
             if not config.should_skip_model_evaluation:
                 test_batches = args.num_test_batches or None
-                metrics["test"] = task.evaluate(task.model, "test", test_batches)
-                scalars.add_all("test", metrics["test"], max(args.num_max_train_batches // context.world_size, 1))
-                progress.say("[test] " + describe(metrics["test"]))
-            if context.is_leader and self.metrics_path is not None:
-                write_metrics(metrics, self.metrics_path)
+                test_metrics = task.evaluate(task.model, "test", test_batches)
+                scalars.add_all("test", test_metrics, max(args.num_max_train_batches // context.world_size, 1))
+                progress.say("[test] " + describe(test_metrics))
+            if context.is_leader and self.metrics_path is not None and test_metrics:
+                write_metrics(test_metrics, self.metrics_path)
                 progress.say(f"[trainyard] wrote metrics to {self.metrics_path}")
         finally:
             scalars.close()
@@ -125,7 +159,19 @@ def prepare(argv: list[str]) -> TrainingJob:
     work_dir = Path.cwd()
     config = TaskConfig.load(command_line.task_config_uri, work_dir)
     load_resource_config(command_line.resource_config_uri, work_dir)
-    args = TrainerArgs.parse(config.trainer_args, command_line.overrides)
+    args = TrainerArgs.parse(config.trainer_args, command_line.overrides, config.task)
+    args.fanout_for(config.graph.edge_types)  # a per-edge-type fanout must match graphMetadata's edge types
+    if config.graph.is_heterogeneous:
+        supervision = config.supervision_edge_types if config.task == "link_prediction" else config.supervision_node_types
+        if len(supervision) != 1:
+            raise ConfigError(f"a heterogeneous {config.task.replace('_', ' ')} job needs exactly one supervision "
+                              f"{'edge' if config.task == 'link_prediction' else 'node'} type in taskMetadata "
+                              f"(found {len(supervision)})")
+        if args.sampler != "neighbor":
+            raise ConfigError(f"trainer argument sampler={args.sampler}: heterogeneous graphs are sampled with "
+                              "sampler=neighbor (uniform, fanout per edge type)")
+    if args.local_world_size is not None and not command_line.nproc_given:
+        command_line.nproc = args.local_world_size  # GiGL's processes per machine, when started by hand
     return TrainingJob(command_line, config, args, work_dir)
 
 
@@ -140,7 +186,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     except ConfigError as error:
         print(f"trainyard_runtime.train: error: {error}", file=sys.stderr)
         return 2
-    spawned_by_hand = job.command_line.nproc > 1 and int(os.environ.get("WORLD_SIZE", "1") or 1) <= 1
+    spawned_by_hand = job.command_line.nproc > 1 and not job.command_line.started_by_server
     try:
         if spawned_by_hand:
             spawn_local_processes(job.command_line.nproc, _run_job, (job,))

@@ -26,7 +26,7 @@ from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.data.splits import SplitFractions, split_edges, split_nodes
 
 _COMMON = [
-    Param("source", one_of("planted_partition", "rmat", "files"), "planted_partition", "where the graph comes from"),
+    Param("source", one_of("planted_partition", "rmat", "files", "dblp_like"), "planted_partition", "where the graph comes from"),
     Param("feature_dtype", one_of("float32", "float16"), "float32", "dtype of the stored node features"),
 ]
 _SOURCE_PARAMS = {
@@ -45,6 +45,20 @@ _SOURCE_PARAMS = {
         Param("feature_dim", parse_int, 32, "feature dimension", positive, "positive"),
         Param("feature_noise", parse_float, 1.0, "std of the noise added to the community centroid", non_negative, ">= 0"),
         Param("inter_edge_weight", parse_float, 0.25, "weight of edges between communities", positive, "positive"),
+        Param("seed", parse_int, 0, "generator seed"),
+    ],
+    "dblp_like": [
+        Param("num_authors", parse_int, 2048, "author nodes", positive, "positive"),
+        Param("num_papers", parse_int, 4096, "paper nodes", positive, "positive"),
+        Param("num_terms", parse_int, 512, "term nodes", positive, "positive"),
+        Param("num_communities", parse_int, 256, "research topics (= labels of every node type)", positive, "positive"),
+        Param("authors_per_paper", parse_int, 3, "author–paper links drawn per paper", positive, "positive"),
+        Param("terms_per_paper", parse_int, 4, "paper–term links drawn per paper", positive, "positive"),
+        Param("citations_per_paper", parse_int, 4, "paper–paper links drawn per paper", non_negative, ">= 0"),
+        Param("intra_fraction", parse_float, 0.9, "fraction of links inside a topic", non_negative, ">= 0"),
+        Param("feature_dim", parse_int, 32, "feature dimension", positive, "positive"),
+        Param("feature_noise", parse_float, 1.0, "std of the noise added to the topic centroid", non_negative, ">= 0"),
+        Param("hard_negatives_per_paper", parse_int, 2, "same-topic non-authors drawn per paper (y_negative)", non_negative, ">= 0"),
         Param("seed", parse_int, 0, "generator seed"),
     ],
     "files": [
@@ -98,6 +112,9 @@ def build_dataset(
     """Builds the dataset for ``task`` ("link_prediction" or "node_classification")."""
     chosen = {k: v for k, v in preprocessor_args.items() if k == "source"}
     source = parse_params(_COMMON, chosen, "dataPreprocessorArgs")["source"]
+    if source == "dblp_like":
+        raise ConfigError("dataPreprocessorArgs source=dblp_like is a heterogeneous graph: graphMetadata must list "
+                          "its node types (author, paper, term) and edge types")
     args = parse_params(data_params(source), preprocessor_args, f"dataPreprocessorArgs (source={source})")
     raw = _read_source(source, args, base, default_metadata_uri)
     features = raw.features.to(torch.float16 if args["feature_dtype"] == "float16" else torch.float32)

@@ -20,6 +20,16 @@ def label_graph(edges: torch.Tensor, num_nodes: int) -> GraphStore:
     return GraphStore.from_edge_index(edges, num_nodes, torch.empty(num_nodes, 0))
 
 
+def sample_edges(store: GraphStore, fraction: float, seed: int) -> torch.Tensor:
+    """A random ``fraction`` of the store's edges as ``[2, E]`` (GiGL's ``ssl_positive_label_percentage``: the
+    share of edges taken as self-supervised positive labels). Every rank draws the same edges."""
+    source = torch.repeat_interleave(torch.arange(store.num_nodes), store.indptr.diff().cpu())
+    edges = torch.stack([source, store.indices.cpu().long()])
+    generator = torch.Generator().manual_seed(seed)
+    keep = torch.randperm(edges.size(1), generator=generator)[: max(1, round(fraction * edges.size(1)))]
+    return edges[:, keep.sort().values]
+
+
 def random_nodes(num_nodes: int, batch_size: int, seed: int) -> SeedBatches:
     """GiGL's random negative loader: every node, reshuffled each pass, forever, in full batches."""
     return SeedBatches(torch.arange(num_nodes), min(batch_size, num_nodes), True, True, seed, drop_last=True)

@@ -28,6 +28,20 @@ class RankingMetrics:
         hits = [(rank <= k).sum() for k in self.ks]
         self.totals += torch.tensor([rank.numel(), (1.0 / rank).sum(), *hits], dtype=torch.float64)
 
+    def update_with_candidates(
+        self, scores: torch.Tensor, candidate_ids: torch.Tensor, query_ids: torch.Tensor, num_nodes: int
+    ) -> None:
+        """``scores`` [Q, C] of Q queries against the candidates [their positives (one each, in order), sampled
+        negatives]; a sampled negative that is the query's anchor or one of that anchor's positives in the
+        batch is no negative."""
+        num_positives = query_ids.numel()
+        positive_ids, negative_ids = candidate_ids[:num_positives], candidate_ids[num_positives:]
+        pair_keys = query_ids.unsqueeze(1) * num_nodes + negative_ids.unsqueeze(0)
+        valid = (negative_ids.unsqueeze(0) != query_ids.unsqueeze(1)) & ~torch.isin(
+            pair_keys, query_ids * num_nodes + positive_ids
+        )
+        self.update(scores.diagonal(), scores[:, num_positives:], valid)
+
     def compute(self, all_reduce: Callable[[torch.Tensor], torch.Tensor] = lambda t: t) -> dict[str, float]:
         totals = all_reduce(self.totals.clone())
         count = max(totals[0].item(), 1.0)

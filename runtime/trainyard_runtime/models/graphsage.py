@@ -6,6 +6,7 @@ from typing import Optional
 
 import torch
 from torch import nn
+from torch_geometric.data import Data
 from torch_geometric.nn import GraphConv
 from torch_geometric.utils import trim_to_layer
 
@@ -27,6 +28,10 @@ class GraphSAGE(nn.Module):
         dims = [in_dim] + [hid_dim] * (num_layers - 1) + [out_dim]
         self.convs = nn.ModuleList(GraphConv(dims[i], dims[i + 1], aggr="add") for i in range(num_layers))
         self.dropout = dropout
+
+    def encode(self, data: Data) -> torch.Tensor:
+        """Embeddings of a sampled batch (a PyG ``Data`` from the loaders)."""
+        return self(data.x, data.edge_index, data.edge_weight, data.get("num_sampled_nodes"), data.get("num_sampled_edges"))
 
     def forward(
         self,

@@ -4,22 +4,17 @@ from __future__ import annotations
 
 import torch
 from torch import nn
-from torch_geometric.data import Data
-
-from trainyard_runtime.models.graphsage import GraphSAGE
 
 
 class LinkPredictionModel(nn.Module):
-    def __init__(self, encoder: GraphSAGE, l2_normalize: bool):
+    def __init__(self, encoder: nn.Module, l2_normalize: bool):
         super().__init__()
         self.encoder = encoder
         self.l2_normalize = l2_normalize
 
-    def forward(self, data: Data) -> torch.Tensor:
+    def forward(self, data) -> torch.Tensor:  # a loader's batch; the encoder knows its shape
         """Embeddings of the batch's seed nodes and (partially computed) first-hop nodes, in local order."""
-        embeddings = self.encoder(
-            data.x, data.edge_index, data.edge_weight, data.get("num_sampled_nodes"), data.get("num_sampled_edges")
-        )
+        embeddings = self.encoder.encode(data)
         return nn.functional.normalize(embeddings, dim=-1) if self.l2_normalize else embeddings
 
     @staticmethod

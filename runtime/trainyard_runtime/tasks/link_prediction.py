@@ -12,7 +12,7 @@ from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.loader import AnchorLinkLoader
-from trainyard_runtime.loader.anchor_link_loader import label_graph, random_nodes
+from trainyard_runtime.loader.anchor_link_loader import label_graph, random_nodes, sample_edges
 from trainyard_runtime.metrics import RankingMetrics
 from trainyard_runtime.models import GraphSAGE, LinkPredictionModel, RetrievalLoss
 from trainyard_runtime.sampler.factory import build_sampler
@@ -32,8 +32,10 @@ class LinkPredictionTask:
         self.shard = (context.rank, context.world_size)
         seed = args.seed * 1000 + context.rank
         # Training labels are message-passing edges, so each batch removes its own from message passing.
+        labels = store if args.ssl_positive_label_percentage is None else label_graph(
+            sample_edges(store, args.ssl_positive_label_percentage, args.seed), store.num_nodes)
         self.train_loader = AnchorLinkLoader(
-            dataset, build_sampler(args, store, seed), store, args.main_batch_size, args.max_positives_per_anchor,
+            dataset, build_sampler(args, store, seed), labels, args.main_batch_size, args.max_positives_per_anchor,
             remove_labels_from_message_passing=True, device=context.device,
             negatives=random_nodes(store.num_nodes, args.random_batch_size, seed + 1),
             shard=self.shard, shuffle=True, infinite=True, seed=seed,
@@ -79,14 +81,7 @@ class LinkPredictionTask:
             if max_batches is not None and batches >= max_batches:
                 break
             scores, candidate_ids, query_ids = self._scores(model, batch)
-            num_positives = query_ids.numel()
-            positive_ids, negative_ids = candidate_ids[:num_positives], candidate_ids[num_positives:]
-            # A sampled negative that is the anchor itself or one of its held-out positives is no negative.
-            pair_keys = query_ids.unsqueeze(1) * store.num_nodes + negative_ids.unsqueeze(0)
-            valid = (negative_ids.unsqueeze(0) != query_ids.unsqueeze(1)) & ~torch.isin(
-                pair_keys, query_ids * store.num_nodes + positive_ids
-            )
-            ranking.update(scores.diagonal(), scores[:, num_positives:], valid)
+            ranking.update_with_candidates(scores, candidate_ids, query_ids, store.num_nodes)
             loss_sum += self.loss_fn(scores, candidate_ids, query_ids).item()
             batches += 1
         model.train(was_training)
