@@ -71,6 +71,12 @@ def data_params(source: str) -> list[Param]:
     return _COMMON + _SOURCE_PARAMS[source]
 
 
+def chosen_source(preprocessor_args: dict[str, Any]) -> str:
+    """The ``source`` the data preprocessor args pick (checked, defaulted)."""
+    chosen = {k: v for k, v in preprocessor_args.items() if k == "source"}
+    return parse_params(_COMMON, chosen, "dataPreprocessorArgs")["source"]
+
+
 @dataclass
 class GraphDataset:
     """The store holds the message-passing graph; for link prediction it lacks the held-out edges.
@@ -110,8 +116,7 @@ def build_dataset(
     with_edge_weights: bool = False,
 ) -> GraphDataset:
     """Builds the dataset for ``task`` ("link_prediction" or "node_classification")."""
-    chosen = {k: v for k, v in preprocessor_args.items() if k == "source"}
-    source = parse_params(_COMMON, chosen, "dataPreprocessorArgs")["source"]
+    source = chosen_source(preprocessor_args)
     if source == "dblp_like":
         raise ConfigError("dataPreprocessorArgs source=dblp_like is a heterogeneous graph: graphMetadata must list "
                           "its node types (author, paper, term) and edge types")

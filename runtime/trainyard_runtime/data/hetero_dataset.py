@@ -9,7 +9,6 @@ for a frontier is the homogeneous samplers' job, run once per edge type.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Optional
 
 import torch
@@ -17,7 +16,7 @@ import torch
 from trainyard_runtime.config.graph_metadata import EdgeType, GraphMetadata
 from trainyard_runtime.config.params import ConfigError, parse_params
 from trainyard_runtime.data import hetero_generators
-from trainyard_runtime.data.dataset import _COMMON, data_params
+from trainyard_runtime.data.dataset import chosen_source, data_params
 from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.data.hetero_generators import RawHeteroGraph
 from trainyard_runtime.data.splits import SplitFractions, split_edges, split_nodes
@@ -97,8 +96,7 @@ def build_hetero_dataset(
     supervision_edge_type: Optional[EdgeType],
     supervision_node_type: Optional[str],
 ) -> HeteroGraphDataset:
-    chosen = {k: v for k, v in preprocessor_args.items() if k == "source"}
-    source = parse_params(_COMMON, chosen, "dataPreprocessorArgs")["source"]
+    source = chosen_source(preprocessor_args)
     if source != "dblp_like":
         raise ConfigError(f"graphMetadata describes a heterogeneous graph, which dataPreprocessorArgs source={source} "
                           "cannot provide; use source: dblp_like")
