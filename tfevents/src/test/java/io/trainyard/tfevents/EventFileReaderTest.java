@@ -146,6 +146,21 @@ class EventFileReaderTest {
         assertThat(read.skipped()).singleElement().asString().contains("not an event");
     }
 
+    @Test
+    void readsBackWhatItsWriterWrote() throws IOException {
+        Path file = folder.resolve("events.out.tfevents.trainyard");
+        try (EventFileWriter writer = new EventFileWriter(Files.newOutputStream(file), 1.7e9)) {
+            writer.scalar("train/loss", 1, 1.7e9 + 1, 0.5);
+            writer.scalar("train/loss", 300, 1.7e9 + 2, -2.25);
+        }
+
+        EventFileReader.Read read = read(file, 0, 100, true);
+
+        assertThat(read.skipped()).isEmpty();
+        assertThat(read.scalars()).containsExactly(new Scalar("train/loss", 1, 1.7e9 + 1, 0.5),
+                new Scalar("train/loss", 300, 1.7e9 + 2, -2.25));
+    }
+
     private static EventFileReader.Read read(Path file, long offset, int maxScalars, boolean complete) throws IOException {
         try (SeekableByteChannel channel = Files.newByteChannel(file)) {
             return EventFileReader.read(channel, file.getFileName().toString(), offset, maxScalars, complete);
