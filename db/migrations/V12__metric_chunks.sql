@@ -1,5 +1,6 @@
 -- TensorBoard scalars of jobs, stored in chunks: one row per tag and rank of each shipped batch, its points packed
--- into `points` (per point: int64 step, float64 wall time in seconds, float64 value; big-endian). The summary
+-- into `points` (per point: int64 step, float64 wall time in seconds, float64 value; big-endian) and, per run of
+-- 64 points, their lowest and highest point into `blocks`, from which long series are downsampled. The summary
 -- columns answer the tag list and skip whole chunks in range queries without unpacking them.
 create table metric_chunks (
     id              bigserial primary key,
@@ -15,7 +16,10 @@ create table metric_chunks (
     max_value       double precision,
     last_step       bigint   not null,
     last_value      double precision not null,
-    points          bytea    not null
+    -- the points are in step order
+    sorted          boolean  not null,
+    points          bytea    not null,
+    blocks          bytea    not null
 );
 create index metric_chunks_series_idx on metric_chunks (job_id, tag, attempt, id);
 create index metric_chunks_follow_idx on metric_chunks (job_id, id);

@@ -23,7 +23,7 @@ public record MetricBatch(
         @NotNull Map<String, Long> positions,
         @NotNull List<@NotNull String> skipped) {
 
-    public static final int MAX_POINTS_PER_BATCH = 16_000;
+    public static final int MAX_POINTS_PER_BATCH = 64_000;
 
     public int pointCount() {
         return series.stream().mapToInt(ScalarSeries::size).sum();

@@ -60,7 +60,8 @@ public class ScalarStore {
         if (!rows.isEmpty()) {
             jdbcTemplate.batchUpdate("""
                     insert into metric_chunks (job_id, attempt, tag, rank, point_count, min_step, max_step, min_value,
-                        max_value, last_step, last_value, points) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", rows);
+                        max_value, last_step, last_value, sorted, points, blocks)
+                    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", rows);
         }
         positions.forEach((source, offset) -> jdbc.sql("""
                 insert into metric_read_positions (job_id, attempt, source, byte_offset) values (?, ?, ?, ?)
@@ -75,7 +76,9 @@ public class ScalarStore {
         long maxStep = Long.MIN_VALUE;
         double min = Double.NaN;
         double max = Double.NaN;
+        boolean sorted = true;
         for (int i = 0; i < series.size(); i++) {
+            sorted &= i == 0 || series.steps()[i] >= series.steps()[i - 1];
             minStep = Math.min(minStep, series.steps()[i]);
             maxStep = Math.max(maxStep, series.steps()[i]);
             double value = series.values()[i];
@@ -87,7 +90,7 @@ public class ScalarStore {
         int last = series.size() - 1;
         return new Object[] {jobId, attempt, series.tag(), series.rank(), series.size(), minStep, maxStep,
             Double.isNaN(min) ? null : min, Double.isNaN(max) ? null : max, series.steps()[last], series.values()[last],
-            PointPacking.pack(series)};
+            sorted, PointPacking.pack(series), PointPacking.packBlocks(series)};
     }
 
     /** Where reading each event file of an attempt resumes: the positions stored with its last chunk. */
@@ -95,7 +98,8 @@ public class ScalarStore {
         return jdbc.sql("select source, byte_offset from metric_read_positions where job_id = ? and attempt = ?")
                 .params(jobId, attempt)
                 .query((rs, row) -> Map.entry(rs.getString(1), rs.getLong(2)))
-                .stream()
+                // A list, not stream(): an unclosed query stream keeps its connection out of the pool.
+                .list().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
@@ -117,8 +121,62 @@ public class ScalarStore {
                 .params(jobId, tag).query(Integer.class).optional().orElse(null);
     }
 
-    /** The attempt's points of the tag with a step above {@code afterStep}, by step (in stored order among equal steps). */
-    public List<ScalarPoint> series(UUID jobId, String tag, int attempt, long afterStep) {
+    /**
+     * A series as a chart gets it.
+     *
+     * @param total how many points the attempt has past the step asked for
+     * @param points all of them by step, or at most the points asked for, downsampled
+     */
+    public record Series(long total, List<ScalarPoint> points) {
+
+        public boolean downsampled() {
+            return points.size() < total;
+        }
+    }
+
+    /** A chunk's summary, and its blocks, which are all a long series needs. */
+    private record ChunkSummary(int rank, int pointCount, long minStep, long maxStep, boolean sorted, byte[] blocks) {
+    }
+
+    /**
+     * The attempt's points of the tag with a step above {@code afterStep}, by step, downsampled to at most
+     * {@code maxPoints} ({@link Downsampling}). A series stored in step order whose buckets are many blocks long is
+     * downsampled from the chunks' blocks alone; any other is unpacked whole.
+     */
+    public Series series(UUID jobId, String tag, int attempt, long afterStep, int maxPoints) {
+        List<ChunkSummary> chunks = jdbc.sql("""
+                select rank, point_count, min_step, max_step, sorted, blocks from metric_chunks
+                where job_id = ? and tag = ? and attempt = ? and max_step > ? order by id""")
+                .params(jobId, tag, attempt, afterStep)
+                .query((rs, row) -> new ChunkSummary(rs.getInt(1), rs.getInt(2), rs.getLong(3), rs.getLong(4),
+                        rs.getBoolean(5), rs.getBytes(6)))
+                .list();
+        long total = chunks.stream().mapToLong(ChunkSummary::pointCount).sum();
+        if (inStepOrderAfter(chunks, afterStep) && total / Math.max(maxPoints / 2, 1) >= 4L * PointPacking.BLOCK_POINTS) {
+            List<PointPacking.Block> blocks = new ArrayList<>((int) (total / PointPacking.BLOCK_POINTS + chunks.size()));
+            for (ChunkSummary chunk : chunks) {
+                PointPacking.unpackBlocks(chunk.blocks(), chunk.rank(), blocks);
+            }
+            return new Series(total, Downsampling.minMaxOfBlocks(blocks, total, maxPoints));
+        }
+        List<ScalarPoint> points = unpack(jobId, tag, attempt, afterStep);
+        return new Series(points.size(), Downsampling.minMax(points, maxPoints));
+    }
+
+    /** Whether the chunks hold only steps above {@code afterStep}, each chunk in step order, one after the other. */
+    private static boolean inStepOrderAfter(List<ChunkSummary> chunks, long afterStep) {
+        long previousMax = afterStep;
+        for (ChunkSummary chunk : chunks) {
+            if (!chunk.sorted() || chunk.minStep() <= previousMax) {
+                return false;
+            }
+            previousMax = chunk.maxStep();
+        }
+        return true;
+    }
+
+    /** Every point of the attempt's tag with a step above {@code afterStep}, by step (in stored order among equal steps). */
+    private List<ScalarPoint> unpack(UUID jobId, String tag, int attempt, long afterStep) {
         List<ScalarPoint> points = new ArrayList<>();
         jdbc.sql("""
                 select rank, points from metric_chunks

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.trainyard.protocol.ScalarSeries;
 import org.junit.jupiter.api.Test;
 
 class DownsamplingTest {
@@ -39,6 +40,29 @@ class DownsamplingTest {
         List<ScalarPoint> kept = Downsampling.minMax(points, 2);
 
         assertThat(kept).extracting(ScalarPoint::value).containsExactly(3.0, 7.0);
+    }
+
+    @Test
+    void blocksOfALongSeriesKeepItsExtremesLikeItsPoints() {
+        int size = 200_000;
+        long[] steps = new long[size];
+        double[] wallTimes = new double[size];
+        double[] values = new double[size];
+        for (int i = 0; i < size; i++) {
+            steps[i] = i;
+            wallTimes[i] = 1.7e9 + i;
+            values[i] = i == 123_457 ? 1e9 : Math.sin(i / 100.0);
+        }
+        List<PointPacking.Block> blocks = new ArrayList<>();
+        PointPacking.unpackBlocks(PointPacking.packBlocks(new ScalarSeries("loss", 0, steps, wallTimes, values)), 0, blocks);
+
+        List<ScalarPoint> kept = Downsampling.minMaxOfBlocks(blocks, size, 1000);
+
+        assertThat(kept).hasSizeLessThanOrEqualTo(1000).hasSizeGreaterThan(900);
+        assertThat(kept).extracting(ScalarPoint::step).isSorted().doesNotHaveDuplicates();
+        assertThat(kept).contains(new ScalarPoint(123_457, 1.7e9 + 123_457, 1e9, 0));
+        assertThat(kept).extracting(ScalarPoint::value).anySatisfy(value -> assertThat(value).isLessThan(-0.999))
+                .anySatisfy(value -> assertThat(value).isBetween(0.999, 1.0));
     }
 
     private static List<ScalarPoint> series(int size) {

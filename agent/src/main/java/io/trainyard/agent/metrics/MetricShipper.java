@@ -15,6 +15,7 @@ import java.util.UUID;
 import io.trainyard.agent.connection.ServerConnection;
 import io.trainyard.agent.connection.StaleRunException;
 import io.trainyard.protocol.MetricBatch;
+import io.trainyard.protocol.ScalarSeriesBuilder;
 import io.trainyard.tfevents.EventFileReader;
 import io.trainyard.tfevents.Scalar;
 import org.slf4j.Logger;
@@ -108,7 +109,7 @@ public final class MetricShipper {
 
     /** The next batch: what the event files hold past the acknowledged positions, up to a batch; null if nothing. */
     private MetricBatch read(boolean complete) {
-        Map<String, SeriesBuilder> series = new LinkedHashMap<>();
+        Map<String, ScalarSeriesBuilder> series = new LinkedHashMap<>();
         Map<String, Long> readTo = new HashMap<>();
         List<String> skipped = new ArrayList<>();
         int points = 0;
@@ -129,7 +130,8 @@ public final class MetricShipper {
                 }
                 for (Scalar scalar : read.scalars()) {
                     series.computeIfAbsent(scalar.tag() + '\u0000' + file.rank(),
-                            key -> new SeriesBuilder(scalar.tag(), file.rank())).add(scalar);
+                            key -> new ScalarSeriesBuilder(scalar.tag(), file.rank()))
+                            .add(scalar.step(), scalar.wallTime(), scalar.value());
                 }
                 points += read.scalars().size();
                 readTo.put(file.name(), read.offsetAfter());
@@ -145,7 +147,7 @@ public final class MetricShipper {
         if (readTo.isEmpty()) {
             return null;
         }
-        return new MetricBatch(epoch, nextBatch, series.values().stream().map(SeriesBuilder::build).toList(), readTo,
+        return new MetricBatch(epoch, nextBatch, series.values().stream().map(ScalarSeriesBuilder::build).toList(), readTo,
                 skipped);
     }
 }

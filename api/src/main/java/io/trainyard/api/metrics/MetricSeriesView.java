@@ -12,6 +12,6 @@ import io.trainyard.scalars.ScalarPoint;
  *     downsampled
  * @param downsampled whether {@code points} is a min/max-per-bucket selection of them
  */
-public record MetricSeriesView(String tag, Integer attempt, int totalPoints, boolean downsampled,
+public record MetricSeriesView(String tag, Integer attempt, long totalPoints, boolean downsampled,
         List<ScalarPoint> points, JobState jobState) {
 }

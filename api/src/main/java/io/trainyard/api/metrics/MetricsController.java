@@ -13,9 +13,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.api.logs.LogEndView;
 import io.trainyard.job.JobQueries;
-import io.trainyard.scalars.Downsampling;
 import io.trainyard.scalars.ScalarFollowing;
-import io.trainyard.scalars.ScalarPoint;
 import io.trainyard.scalars.ScalarStore;
 import io.trainyard.security.ProjectAccess;
 import io.trainyard.security.Role;
@@ -132,10 +130,9 @@ public class MetricsController {
         access.requireJob(id, Role.VIEWER);
         JobQueries.Status status = queries.status(id);
         Integer chosen = attempt != null ? attempt : store.latestAttempt(id, name);
-        List<ScalarPoint> points = chosen == null ? List.of()
-                : store.series(id, name, chosen, after == null ? Long.MIN_VALUE : after);
-        List<ScalarPoint> kept = Downsampling.minMax(points, maxPoints);
-        return new MetricSeriesView(name, chosen, points.size(), kept.size() < points.size(), kept, status.state());
+        ScalarStore.Series series = chosen == null ? new ScalarStore.Series(0, List.of())
+                : store.series(id, name, chosen, after == null ? Long.MIN_VALUE : after, maxPoints);
+        return new MetricSeriesView(name, chosen, series.total(), series.downsampled(), series.points(), status.state());
     }
 
     private static void send(OutputStream out, String events) throws IOException {

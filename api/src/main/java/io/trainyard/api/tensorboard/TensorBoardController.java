@@ -27,6 +27,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -64,7 +65,8 @@ public class TensorBoardController {
         return ResponseEntity.status(302).location(URI.create("/jobs/" + id + "/tensorboard/")).build();
     }
 
-    @RequestMapping("/jobs/{id}/tensorboard/**")
+    // TensorBoard's pages only GET and POST (its multi-run data requests).
+    @RequestMapping(value = "/jobs/{id}/tensorboard/**", method = {RequestMethod.GET, RequestMethod.POST})
     @Operation(summary = "The job's TensorBoard: started on first use, stopped when idle; every TensorBoard URL under it")
     public void job(@PathVariable UUID id, HttpServletRequest request, HttpServletResponse response)
             throws IOException, InterruptedException {
@@ -81,7 +83,7 @@ public class TensorBoardController {
         return ResponseEntity.status(302).location(URI.create("/tensorboards/" + joined + "/")).build();
     }
 
-    @RequestMapping("/tensorboards/{ids}/**")
+    @RequestMapping(value = "/tensorboards/{ids}/**", method = {RequestMethod.GET, RequestMethod.POST})
     @Operation(summary = "The TensorBoard comparing the jobs named in the path; every TensorBoard URL under it")
     public void compare(@PathVariable String ids, HttpServletRequest request, HttpServletResponse response)
             throws IOException, InterruptedException {

@@ -1,35 +1,25 @@
 package io.trainyard.backend.local.agents;
 
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
-import io.trainyard.logs.LogStore;
-import io.trainyard.protocol.LineQueue;
-import io.trainyard.protocol.LogStream;
 import io.trainyard.protocol.MetricAck;
 import io.trainyard.protocol.MetricBatch;
-import io.trainyard.protocol.OutputLine;
-import io.trainyard.scalars.ScalarStore;
+import io.trainyard.scalars.ScalarIngest;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
  * Stores the metric batches agents ship, each at most once, like {@link ShippedLogs}: the number of the last
- * stored batch of an attempt is written in the same transaction as its points and read positions. What the agent
- * skipped as damaged in the event files becomes lines of the job's log, so the user sees why points are missing.
+ * stored batch of an attempt is written in the same transaction as its points and read positions.
  */
 @Component
 public class ShippedMetrics {
 
-    private final ScalarStore scalars;
-    private final LogStore logs;
+    private final ScalarIngest ingest;
     private final JdbcClient jdbc;
 
-    public ShippedMetrics(ScalarStore scalars, LogStore logs, JdbcClient jdbc) {
-        this.scalars = scalars;
-        this.logs = logs;
+    public ShippedMetrics(ScalarIngest ingest, JdbcClient jdbc) {
+        this.ingest = ingest;
         this.jdbc = jdbc;
     }
 
@@ -38,14 +28,7 @@ public class ShippedMetrics {
         if (batch.batch() <= lastBatch(jobId, attempt)) {
             return new MetricAck(batch.batch());
         }
-        scalars.append(jobId, attempt, batch.series(), batch.positions());
-        if (!batch.skipped().isEmpty()) {
-            List<OutputLine> lines = batch.skipped().stream()
-                    .map(skip -> OutputLine.at(Instant.now(), LogStream.STDERR, 0,
-                            "[trainyard] TensorBoard event file damaged: " + skip))
-                    .toList();
-            logs.append(jobId, attempt, new LineQueue.Batch(lines, Map.of()));
-        }
+        ingest.store(jobId, attempt, batch.series(), batch.positions(), batch.skipped());
         jdbc.sql("""
                 insert into metric_shipments (job_id, attempt, last_batch) values (?, ?, ?)
                 on conflict (job_id, attempt) do update set last_batch = excluded.last_batch""")

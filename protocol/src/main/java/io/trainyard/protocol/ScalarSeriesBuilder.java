@@ -1,12 +1,9 @@
-package io.trainyard.agent.metrics;
+package io.trainyard.protocol;
 
 import java.util.Arrays;
 
-import io.trainyard.protocol.ScalarSeries;
-import io.trainyard.tfevents.Scalar;
-
 /** Collects the points of one tag and rank into the parallel arrays of a {@link ScalarSeries}. */
-final class SeriesBuilder {
+public final class ScalarSeriesBuilder {
 
     private final String tag;
     private final int rank;
@@ -15,24 +12,24 @@ final class SeriesBuilder {
     private double[] values = new double[64];
     private int size;
 
-    SeriesBuilder(String tag, int rank) {
+    public ScalarSeriesBuilder(String tag, int rank) {
         this.tag = tag;
         this.rank = rank;
     }
 
-    void add(Scalar scalar) {
+    public void add(long step, double wallTime, double value) {
         if (size == steps.length) {
             steps = Arrays.copyOf(steps, size * 2);
             wallTimes = Arrays.copyOf(wallTimes, size * 2);
             values = Arrays.copyOf(values, size * 2);
         }
-        steps[size] = scalar.step();
-        wallTimes[size] = scalar.wallTime();
-        values[size] = scalar.value();
+        steps[size] = step;
+        wallTimes[size] = wallTime;
+        values[size] = value;
         size++;
     }
 
-    ScalarSeries build() {
+    public ScalarSeries build() {
         return new ScalarSeries(tag, rank, Arrays.copyOf(steps, size), Arrays.copyOf(wallTimes, size),
                 Arrays.copyOf(values, size));
     }
