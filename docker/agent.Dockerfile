@@ -12,6 +12,7 @@ WORKDIR /src
 COPY pom.xml ./
 COPY db db
 COPY protocol protocol
+COPY tfevents tfevents
 COPY agent agent
 COPY scheduler scheduler
 COPY backends backends

@@ -11,6 +11,7 @@ from torch.nn.parallel import DistributedDataParallel
 
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.distributed import ProcessContext
+from trainyard_runtime.outputs.gpu_memory import gpu_memory_scalars
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
 
@@ -76,6 +77,7 @@ class TrainingLoop:
                 self.scalars.add("train/mini_batches_per_second", batches_per_s, step)
                 self.scalars.add("train/sampled_edges_per_second", edges_per_s, step)
                 self.scalars.add("train/epoch", epoch, step)
+                self.scalars.add_all("gpu", gpu_memory_scalars(context.device), step)
                 window_loss, window_edges, window_steps = 0.0, 0, 0
                 window_start = time.monotonic()
             if step % args.val_every_n_batch == 0 or step == self.steps:

@@ -10,7 +10,12 @@ import java.util.UUID;
  * @param runState the processes the agent reported when the run started (their pids and start times)
  * @param readPositions where reading each output file resumes: just past the last stored line
  * @param lastBatch the number of the last log batch stored; shipping goes on with the next one
+ * @param tensorboardLogsUri where the run writes its TensorBoard event files (as reported when it started), or
+ *     null
+ * @param metricPositions where reading each event file resumes: just past the last record whose points are stored
+ * @param lastMetricBatch the number of the last metric batch stored
  */
 public record KnownRun(UUID jobId, int attempt, boolean cancelling, String runState, Instant startedAt,
-        long timeoutSeconds, Map<String, Long> readPositions, long lastBatch) {
+        long timeoutSeconds, Map<String, Long> readPositions, long lastBatch, String tensorboardLogsUri,
+        Map<String, Long> metricPositions, long lastMetricBatch) {
 }

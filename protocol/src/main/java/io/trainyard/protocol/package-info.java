@@ -7,9 +7,9 @@
  * <li>{@code POST /agents/{id}/heartbeat} with a {@link io.trainyard.protocol.Heartbeat}: renews the lease and
  * waits (long-poll) up to a heartbeat interval for {@link io.trainyard.protocol.Work}: runs to start and runs
  * to cancel;</li>
- * <li>{@code POST /agents/{id}/runs/{job}/{attempt}/started|logs|ended}: what happens to a run
+ * <li>{@code POST /agents/{id}/runs/{job}/{attempt}/started|logs|metrics|ended}: what happens to a run
  * ({@link io.trainyard.protocol.Started}, {@link io.trainyard.protocol.LogBatch},
- * {@link io.trainyard.protocol.Ended}).</li>
+ * {@link io.trainyard.protocol.MetricBatch}, {@link io.trainyard.protocol.Ended}).</li>
  * </ol>
  * Every message carries the agent's epoch; one from an older epoch is refused with 409 (fencing), and so is a
  * report about an attempt that is no longer the job's current one.

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
- * Wakes the followers of a job's log as soon as this server stores new lines or the job changes state,
+ * Wakes the followers of a job's log (and of its scalars) as soon as this server stores new lines or scalars, or the job changes state,
  * so live tails see lines within milliseconds instead of a polling interval. Lines stored by another
  * replica are still found by the followers' periodic re-read.
  */

@@ -150,7 +150,8 @@ public class LogStore {
         return jdbc.sql("select source, byte_offset from log_read_positions where job_id = ? and attempt = ?")
                 .params(jobId, attempt)
                 .query((rs, row) -> Map.entry(rs.getString(1), rs.getLong(2)))
-                .stream()
+                // A list, not stream(): an unclosed query stream keeps its connection out of the pool.
+                .list().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 

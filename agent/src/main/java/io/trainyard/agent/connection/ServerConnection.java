@@ -14,6 +14,8 @@ import io.trainyard.protocol.Ended;
 import io.trainyard.protocol.Heartbeat;
 import io.trainyard.protocol.LogAck;
 import io.trainyard.protocol.LogBatch;
+import io.trainyard.protocol.MetricAck;
+import io.trainyard.protocol.MetricBatch;
 import io.trainyard.protocol.Registered;
 import io.trainyard.protocol.Registration;
 import io.trainyard.protocol.Started;
@@ -88,6 +90,10 @@ public final class ServerConnection {
 
     public LogAck logs(UUID jobId, int attempt, LogBatch batch) throws IOException, InterruptedException {
         return call("POST", run(jobId, attempt) + "/logs", batch, LogAck.class, REQUEST_TIMEOUT);
+    }
+
+    public MetricAck metrics(UUID jobId, int attempt, MetricBatch batch) throws IOException, InterruptedException {
+        return call("POST", run(jobId, attempt) + "/metrics", batch, MetricAck.class, REQUEST_TIMEOUT);
     }
 
     public void ended(UUID jobId, int attempt, Ended ended) throws IOException, InterruptedException {

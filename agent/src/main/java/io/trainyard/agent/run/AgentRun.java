@@ -2,6 +2,7 @@ package io.trainyard.agent.run;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import io.trainyard.agent.connection.ServerConnection;
 import io.trainyard.agent.connection.StaleRunException;
 import io.trainyard.agent.logs.FileTailer;
 import io.trainyard.agent.logs.LogShipper;
+import io.trainyard.agent.metrics.MetricShipper;
 import io.trainyard.agent.trainer.TrainerOutputs;
 import io.trainyard.agent.trainer.WorkFolder;
 import io.trainyard.agent.trainer.WorkerLaunch;
@@ -32,14 +34,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One attempt of a job on this agent, from start (or re-attachment) to its reported end, on its own
- * thread: starts the supervised workers and reports them started, ships their output, watches them
- * (cancel, timeout, a failed peer), and reports the outcome once every line is acknowledged. If the server
+ * thread: starts the supervised workers and reports them started, ships their output and TensorBoard
+ * scalars, watches them (cancel, timeout, a failed peer), and reports the outcome once every line is acknowledged. If the server
  * refuses a report as stale, the attempt was settled without this agent (its lease was lost): the workers
  * are killed and nothing more is reported.
  */
 public final class AgentRun {
 
     private static final Logger log = LoggerFactory.getLogger(AgentRun.class);
+    /** The trainedModelMetadata field naming the run's TensorBoard folder. */
+    private static final String TENSORBOARD_LOGS = "tensorboardLogsUri";
 
     private final UUID jobId;
     private final int attempt;
@@ -172,7 +176,8 @@ public final class AgentRun {
         if (ack.cancelling()) {
             cancelRequested = true;
         }
-        return follow(folder, started, Map.of(), 0, Instant.now(), Duration.ofSeconds(assignment.timeoutSeconds()));
+        MetricShipper metrics = metricShipper(outputs.get(TENSORBOARD_LOGS), Map.of(), 0);
+        return follow(folder, started, Map.of(), 0, metrics, Instant.now(), Duration.ofSeconds(assignment.timeoutSeconds()));
     }
 
     /** Re-attaches to workers started by an earlier agent process, or reports them lost. */
@@ -192,12 +197,21 @@ public final class AgentRun {
             cancelRequested = true;
         }
         Instant startedAt = known.startedAt() == null ? Instant.now() : known.startedAt();
-        return follow(folder, workers, known.readPositions(), known.lastBatch(), startedAt,
+        MetricShipper metrics = metricShipper(known.tensorboardLogsUri(), known.metricPositions(), known.lastMetricBatch());
+        return follow(folder, workers, known.readPositions(), known.lastBatch(), metrics, startedAt,
                 Duration.ofSeconds(known.timeoutSeconds()));
     }
 
+    /** Follows the run's TensorBoard folder when it is on this host (a gs:// one is read by the server). */
+    private MetricShipper metricShipper(String tensorboardLogsUri, Map<String, Long> positions, long lastBatch) {
+        if (tensorboardLogsUri == null || !tensorboardLogsUri.startsWith("file:")) {
+            return null;
+        }
+        return new MetricShipper(server, jobId, attempt, epoch, Path.of(URI.create(tensorboardLogsUri)), positions, lastBatch);
+    }
+
     private RunEnd follow(WorkFolder folder, List<WorkerProcess> workers, Map<String, Long> readPositions,
-            long lastBatch, Instant startedAt, Duration timeout) throws InterruptedException {
+            long lastBatch, MetricShipper metrics, Instant startedAt, Duration timeout) throws InterruptedException {
         LogShipper shipper = new LogShipper(server, jobId, attempt, epoch, lastBatch);
         List<FileTailer> tailers = new ArrayList<>();
         for (WorkerProcess worker : workers) {
@@ -212,13 +226,22 @@ public final class AgentRun {
         }
         shipper.start(this::killAsStale);
         tailers.forEach(FileTailer::start);
+        if (metrics != null) {
+            metrics.start(this::killAsStale);
+        }
         try {
             RunEnd outcome = watched.watch();
             shipper.finish();
+            if (metrics != null) {
+                metrics.finish();
+            }
             return outcome;
         } catch (InterruptedException e) {
             tailers.forEach(FileTailer::abandon);
             shipper.abandon();
+            if (metrics != null) {
+                metrics.abandon();
+            }
             throw e;
         }
     }

@@ -12,6 +12,8 @@ import io.trainyard.protocol.Ended;
 import io.trainyard.protocol.Heartbeat;
 import io.trainyard.protocol.LogAck;
 import io.trainyard.protocol.LogBatch;
+import io.trainyard.protocol.MetricAck;
+import io.trainyard.protocol.MetricBatch;
 import io.trainyard.protocol.Registered;
 import io.trainyard.protocol.Registration;
 import io.trainyard.protocol.Started;
@@ -82,8 +84,15 @@ public class AgentProtocolController {
         return reports.logs(agentId, jobId, attempt, batch);
     }
 
+    @PostMapping("/runs/{jobId}/{attempt}/metrics")
+    @Operation(summary = "The next numbered batch of the run's TensorBoard scalars; a batch stored before is acknowledged again, not stored twice")
+    public MetricAck metrics(@PathVariable String agentId, @PathVariable UUID jobId, @PathVariable int attempt,
+            @RequestBody @Valid MetricBatch batch) {
+        return reports.metrics(agentId, jobId, attempt, batch);
+    }
+
     @PostMapping("/runs/{jobId}/{attempt}/ended")
-    @Operation(summary = "The run ended (after all its log batches were acknowledged)")
+    @Operation(summary = "The run ended (after all its log and metric batches were acknowledged)")
     public ResponseEntity<Void> ended(@PathVariable String agentId, @PathVariable UUID jobId, @PathVariable int attempt,
             @RequestBody @Valid Ended ended) {
         reports.ended(agentId, jobId, attempt, ended);

@@ -7,7 +7,7 @@ import io.trainyard.job.JobState;
 /** The last event of a log stream: how the job ended. */
 public record LogEndView(JobState state, int attempt, Integer exitCode, FailureCause failureCause, String failureMessage) {
 
-    static LogEndView of(JobQueries.Status status) {
+    public static LogEndView of(JobQueries.Status status) {
         return new LogEndView(status.state(), status.attempt(), status.exitCode(), status.failureCause(), status.failureMessage());
     }
 }

@@ -65,6 +65,12 @@ public class LocalBackend implements Backend {
         return NAME;
     }
 
+    /** The job's TensorBoard, which the server runs on the scalars the agent shipped (see the api's tensorboard package). */
+    @Override
+    public Map<String, String> links(Job job) {
+        return Map.of("tensorboard", "/jobs/" + job.getId() + "/tensorboard/");
+    }
+
     @Override
     public boolean runs(TrainerResource resource) {
         return resource instanceof TrainerResource.Local;

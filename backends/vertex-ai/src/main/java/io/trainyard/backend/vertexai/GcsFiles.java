@@ -73,7 +73,7 @@ final class GcsFiles implements RemoteConfigReader {
         }
     }
 
-    private static BlobId blobId(String uri) {
+    static BlobId blobId(String uri) {
         if (!uri.startsWith(SCHEME) || uri.indexOf('/', SCHEME.length()) < 0) {
             throw new IllegalArgumentException("'" + uri + "' is not a gs://bucket/object URI");
         }

@@ -148,7 +148,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
             files.write(assets.taskConfigUri(), job.getTaskConfig());
             files.write(assets.resourceConfigUri(), job.getResourceConfig());
         };
-        VertexRun run = new VertexRun(services, id, attempt, request, prepare,
+        VertexRun run = new VertexRun(services, id, attempt, job.getOutputs().get("tensorboardLogsUri"), request, prepare,
                 job.getStartedAt() == null ? Instant.now() : job.getStartedAt(), Duration.ofSeconds(job.getTimeoutSeconds()));
         runs.put(id, run);
         Thread follower = Thread.ofVirtual().name("vertex-" + id).start(() -> {

@@ -19,6 +19,8 @@ import io.trainyard.TrainyardProperties;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.LogWriter;
+import io.trainyard.scalars.ScalarIngest;
+import io.trainyard.scalars.ScalarStore;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -64,13 +66,23 @@ public class VertexAiConfiguration {
 
     @Bean
     VertexAiBackend vertexAiBackend(VertexAiProperties properties, GcsFiles vertexGcsFiles, LoggingClient vertexLoggingClient,
-            JobTransitions transitions, LogWriter logWriter, LogStore logStore, TrainyardProperties trainyard) {
+            JobTransitions transitions, LogWriter logWriter, LogStore logStore, ScalarStore scalarStore, ScalarIngest scalarIngest,
+            Storage vertexStorage, TrainyardProperties trainyard) {
         Map<String, JobServiceClient> clients = new ConcurrentHashMap<>();
         VertexJobs vertex = new VertexJobs(region -> clients.computeIfAbsent(region, key -> jobServiceClient(properties, key)),
                 new QuotaLimiter(properties.creationsPerMinute(), MINUTE), new QuotaLimiter(properties.requestsPerMinute(), MINUTE));
         return new VertexAiBackend(properties, trainyard.nodeId(), vertexGcsFiles, new VertexRun.Services(vertex,
                 logIngesters(vertexLoggingClient, new QuotaLimiter(properties.logReadsPerMinute(), MINUTE), logStore),
+                scalarReaders(vertexStorage, new QuotaLimiter(properties.storageReadsPerMinute(), MINUTE), scalarStore,
+                        scalarIngest),
                 transitions, logWriter, properties));
+    }
+
+    /** Each attempt's event file reader resumes after the records whose points are stored. */
+    static VertexRun.ScalarReaders scalarReaders(Storage storage, QuotaLimiter reads, ScalarStore scalarStore,
+            ScalarIngest ingest) {
+        return (project, tensorboardLogsUri, jobId, attempt) -> new CloudEventReader(storage, reads, project,
+                tensorboardLogsUri, jobId, attempt, ingest, scalarStore.readPositions(jobId, attempt));
     }
 
     /** Each attempt's ingester resumes after the entries stored with its last log chunk. */

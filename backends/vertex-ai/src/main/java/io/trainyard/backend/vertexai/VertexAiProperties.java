@@ -27,6 +27,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param creationsPerMinute Vertex AI's quota of CustomJob creations per region
  * @param requestsPerMinute Vertex AI's quota of CustomJob reads, creations and cancels per region
  * @param logReadsPerMinute Cloud Logging's quota of entry listings per project
+ * @param storageReadsPerMinute this server's Cloud Storage listings and object reads of TensorBoard event files, per
+ *     project
  * @param logSettleTime how long Cloud Logging may take to make an entry readable: entries younger than
  *     this are read on a later poll, so none is skipped for arriving late
  * @param bigqueryQuotaProject passed to the trainer as {@code GIGL_BIGQUERY_QUOTA_PROJECT} when set, as GiGL's
@@ -48,7 +50,8 @@ public record VertexAiProperties(
         @DefaultValue("600") int requestsPerMinute,
         @DefaultValue("60") int logReadsPerMinute,
         @DefaultValue("10s") Duration logSettleTime,
-        String bigqueryQuotaProject) {
+        String bigqueryQuotaProject,
+        @DefaultValue("600") int storageReadsPerMinute) {
 
     public VertexAiProperties {
         // An image set to nothing means GiGL's own, as a job naming none gets in GiGL's launcher.

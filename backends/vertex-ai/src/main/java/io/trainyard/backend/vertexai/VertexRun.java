@@ -1,5 +1,6 @@
 package io.trainyard.backend.vertexai;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows one job attempt on Vertex AI without blocking anything else: creates its CustomJob once, looks
- * at it with a backoff that doubles while nothing changes, copies its logs, forwards a cancel (the job
+ * at it with a backoff that doubles while nothing changes, copies its logs and TensorBoard scalars, forwards a cancel (the job
  * stays CANCELLING until Vertex AI confirms, and one that finishes anyway keeps its real end state),
  * cancels it past its timeout, and records how it ended.
  */
@@ -30,8 +31,8 @@ final class VertexRun {
     private static final Logger log = LoggerFactory.getLogger(VertexRun.class);
 
     /** What the run needs from its backend: the Vertex and Logging calls and the log store. */
-    record Services(VertexJobs vertex, LogIngesters logs, JobTransitions transitions, LogWriter logWriter,
-            VertexAiProperties properties) {
+    record Services(VertexJobs vertex, LogIngesters logs, ScalarReaders scalars, JobTransitions transitions,
+            LogWriter logWriter, VertexAiProperties properties) {
     }
 
     /** Opens the log ingester of a CustomJob, resuming where the attempt's stored lines end. */
@@ -40,8 +41,14 @@ final class VertexRun {
     }
 
     private final Services services;
+    /** Opens the reader of a job's TensorBoard event files on Cloud Storage, resuming after the stored records. */
+    interface ScalarReaders {
+        CloudEventReader open(String project, String tensorboardLogsUri, UUID jobId, int attempt);
+    }
+
     private final UUID jobId;
     private final int attempt;
+    private final String tensorboardLogsUri;
     private final CreateCustomJobRequest request;
     private final Runnable prepare;
     private final Instant startedAt;
@@ -51,13 +58,15 @@ final class VertexRun {
     private boolean timedOut;
 
     /**
+     * @param tensorboardLogsUri where the trainer writes TensorBoard event files (gs://), read while it runs; or null
      * @param prepare uploads the configs and clears old outputs; run only when the CustomJob does not exist yet
      */
-    VertexRun(Services services, UUID jobId, int attempt, CreateCustomJobRequest request, Runnable prepare,
-            Instant startedAt, Duration timeout) {
+    VertexRun(Services services, UUID jobId, int attempt, String tensorboardLogsUri, CreateCustomJobRequest request,
+            Runnable prepare, Instant startedAt, Duration timeout) {
         this.services = services;
         this.jobId = jobId;
         this.attempt = attempt;
+        this.tensorboardLogsUri = tensorboardLogsUri;
         this.request = request;
         this.prepare = prepare;
         this.startedAt = startedAt;
@@ -94,6 +103,8 @@ final class VertexRun {
         CustomJobName name = CustomJobName.parse(job.getName());
         LogSink sink = services.logWriter().open(jobId, attempt);
         CloudLogIngester logs = services.logs().open(name.getProject(), name.getCustomJob(), jobId, attempt, sink);
+        CloudEventReader scalars = tensorboardLogsUri == null || !tensorboardLogsUri.startsWith("gs://") ? null
+                : services.scalars().open(name.getProject(), tensorboardLogsUri, jobId, attempt);
         Duration minWait = services.properties().pollInterval();
         Duration wait = minWait;
         boolean markedRunning = false;
@@ -111,11 +122,13 @@ final class VertexRun {
             if (phase instanceof VertexStates.Ended ended) {
                 Thread.sleep(services.properties().logSettleTime());
                 ingest(logs, Instant.now());
+                readScalars(scalars, true);
                 services.logWriter().close(sink);
                 settle(job.getName(), outcome(ended.outcome()));
                 return;
             }
             ingest(logs, Instant.now().minus(services.properties().logSettleTime()));
+            readScalars(scalars, false);
             if (!timedOut && Duration.between(startedAt, Instant.now()).compareTo(timeout) > 0) {
                 timedOut = true;
                 cancelRequested = true;
@@ -154,6 +167,18 @@ final class VertexRun {
             logs.ingestUntil(until);
         } catch (RuntimeException e) {
             log.warn("Reading the Cloud Logging entries of job {} failed, will retry: {}", jobId, e.toString());
+        }
+    }
+
+    /** Stores the new points of the event files; a failure is retried at the next look. */
+    private void readScalars(CloudEventReader scalars, boolean complete) throws InterruptedException {
+        if (scalars == null) {
+            return;
+        }
+        try {
+            scalars.readAll(complete);
+        } catch (IOException | RuntimeException e) {
+            log.warn("Reading the TensorBoard event files of job {} failed, will retry: {}", jobId, e.toString());
         }
     }
 

@@ -16,6 +16,8 @@ import io.trainyard.logs.LogFollowers;
 import io.trainyard.protocol.Ended;
 import io.trainyard.protocol.LogAck;
 import io.trainyard.protocol.LogBatch;
+import io.trainyard.protocol.MetricAck;
+import io.trainyard.protocol.MetricBatch;
 import io.trainyard.protocol.RunEnd;
 import io.trainyard.protocol.Started;
 import io.trainyard.protocol.StartedAck;
@@ -24,7 +26,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * What agents report about their runs: started, log batches, ended. Each report is fenced twice: the
+ * What agents report about their runs: started, log and metric batches, ended. Each report is fenced twice: the
  * agent's epoch must be its current one (a replaced or lost agent process changes nothing) and the attempt
  * must be the job's current one, placed on that agent (a stale run cannot touch a newer attempt).
  */
@@ -35,16 +37,18 @@ public class AgentReports {
     private final JobRepository jobs;
     private final JobTransitions transitions;
     private final ShippedLogs shippedLogs;
+    private final ShippedMetrics shippedMetrics;
     private final LogFollowers followers;
     private final TransactionTemplate transaction;
     private final Timer dispatchLatency;
 
     public AgentReports(AgentRepository agents, JobRepository jobs, JobTransitions transitions, ShippedLogs shippedLogs,
-            LogFollowers followers, PlatformTransactionManager transactionManager, MeterRegistry registry) {
+            ShippedMetrics shippedMetrics, LogFollowers followers, PlatformTransactionManager transactionManager, MeterRegistry registry) {
         this.agents = agents;
         this.jobs = jobs;
         this.transitions = transitions;
         this.shippedLogs = shippedLogs;
+        this.shippedMetrics = shippedMetrics;
         this.followers = followers;
         this.transaction = new TransactionTemplate(transactionManager);
         this.dispatchLatency = Timer.builder("trainyard.jobs.dispatch.latency")
@@ -69,6 +73,15 @@ public class AgentReports {
         LogAck ack = transaction.execute(status -> {
             lockCurrent(agentId, batch.epoch(), jobId, attempt);
             return shippedLogs.accept(jobId, attempt, batch);
+        });
+        followers.signal(jobId);
+        return ack;
+    }
+
+    public MetricAck metrics(String agentId, UUID jobId, int attempt, MetricBatch batch) {
+        MetricAck ack = transaction.execute(status -> {
+            lockCurrent(agentId, batch.epoch(), jobId, attempt);
+            return shippedMetrics.accept(jobId, attempt, batch);
         });
         followers.signal(jobId);
         return ack;

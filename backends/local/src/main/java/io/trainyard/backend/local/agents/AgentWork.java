@@ -23,6 +23,7 @@ import io.trainyard.protocol.KnownRun;
 import io.trainyard.protocol.Registered;
 import io.trainyard.protocol.Registration;
 import io.trainyard.protocol.Work;
+import io.trainyard.scalars.ScalarStore;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -36,6 +37,8 @@ import org.springframework.transaction.annotation.Transactional;
 public class AgentWork {
 
     private static final long RECHECK_MILLIS = 500;
+    /** The trainedModelMetadata field naming a run's TensorBoard folder, whose event files its agent follows. */
+    private static final String TENSORBOARD_LOGS = "tensorboardLogsUri";
 
     private final AgentRegistry registry;
     private final AgentProperties properties;
@@ -43,17 +46,22 @@ public class AgentWork {
     private final LocalRuns runs;
     private final LogStore logStore;
     private final ShippedLogs shippedLogs;
+    private final ScalarStore scalarStore;
+    private final ShippedMetrics shippedMetrics;
     private final TrainerPrograms programs;
     private final ConcurrentHashMap<String, CompletableFuture<Void>> wakeUps = new ConcurrentHashMap<>();
 
     public AgentWork(AgentRegistry registry, AgentProperties properties, JobRepository jobs, LocalRuns runs,
-            LogStore logStore, ShippedLogs shippedLogs, TrainerPrograms programs) {
+            LogStore logStore, ShippedLogs shippedLogs, ScalarStore scalarStore, ShippedMetrics shippedMetrics,
+            TrainerPrograms programs) {
         this.registry = registry;
         this.properties = properties;
         this.jobs = jobs;
         this.runs = runs;
         this.logStore = logStore;
         this.shippedLogs = shippedLogs;
+        this.scalarStore = scalarStore;
+        this.shippedMetrics = shippedMetrics;
         this.programs = programs;
     }
 
@@ -66,7 +74,9 @@ public class AgentWork {
                 .map(job -> new KnownRun(job.getId(), job.getAttempt(), job.getState() == JobState.CANCELLING,
                         job.getRunState(), job.getStartedAt(), job.getTimeoutSeconds(),
                         logStore.readPositions(job.getId(), job.getAttempt()),
-                        shippedLogs.lastBatch(job.getId(), job.getAttempt())))
+                        shippedLogs.lastBatch(job.getId(), job.getAttempt()),
+                        job.getOutputs().get(TENSORBOARD_LOGS), scalarStore.readPositions(job.getId(), job.getAttempt()),
+                        shippedMetrics.lastBatch(job.getId(), job.getAttempt())))
                 .toList();
         return new Registered(epoch, properties.heartbeatInterval().toMillis(), known);
     }

@@ -1,0 +1,150 @@
+package io.trainyard.api.metrics;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.api.logs.LogEndView;
+import io.trainyard.job.JobQueries;
+import io.trainyard.scalars.ScalarFollowing;
+import io.trainyard.scalars.ScalarStore;
+import io.trainyard.security.ProjectAccess;
+import io.trainyard.security.Role;
+import io.trainyard.security.limits.RateLimited;
+import io.trainyard.validation.InvalidRequestException;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A job's TensorBoard scalars: the tags, one tag's series downsampled for a chart, and a live follow. */
+@RestController
+@RequestMapping("/jobs/{id}/metrics")
+@Tag(name = "metrics", description = "The TensorBoard scalars a job's trainer wrote (loss, learning rate, validation metrics…)")
+public class MetricsController {
+
+    private static final int MAX_POINTS = 100_000;
+
+    private final ScalarStore store;
+    private final ScalarFollowing following;
+    private final JobQueries queries;
+    private final ProjectAccess access;
+    private final JsonMapper json;
+
+    public MetricsController(ScalarStore store, ScalarFollowing following, JobQueries queries, ProjectAccess access,
+            JsonMapper json) {
+        this.store = store;
+        this.following = following;
+        this.queries = queries;
+        this.access = access;
+        this.json = json;
+    }
+
+    @GetMapping
+    @Operation(summary = "The job's scalar tags with their point count, step range, min, max and last value")
+    public List<MetricTagView> tags(@PathVariable UUID id) {
+        access.requireJob(id, Role.VIEWER);
+        return store.tags(id).stream().map(MetricTagView::of).toList();
+    }
+
+    @GetMapping(value = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @RateLimited(RateLimited.Kind.STREAM)
+    @Operation(summary = "Follow the job's scalars as Server-Sent Events",
+            description = "Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id "
+                    + "orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one "
+                    + "event `end` carrying the job's final state, sent after every point of the job. (A tag named "
+                    + "`stream` is not reachable through the series endpoint; its points arrive here.)",
+            responses = @ApiResponse(responseCode = "200", content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE)))
+    public void stream(@PathVariable UUID id,
+            @Parameter(description = "Resume after this event id (set by EventSource on reconnect)")
+            @RequestHeader(value = "Last-Event-ID", required = false) String lastEventId,
+            HttpServletResponse response) throws IOException, InterruptedException {
+        long cursor = lastEventId == null || lastEventId.isBlank() ? 0 : parseEventId(lastEventId);
+        access.requireJob(id, Role.VIEWER);
+        response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.setHeader("Cache-Control", "no-cache");
+        response.setHeader("X-Accel-Buffering", "no");
+        OutputStream out = response.getOutputStream();
+        try {
+            send(out, "retry: 1000\n\n");
+            following.follow(id, cursor, new ScalarFollowing.Follower() {
+                @Override
+                public void chunks(List<ScalarStore.Chunk> chunks) throws IOException {
+                    StringBuilder events = new StringBuilder();
+                    for (ScalarStore.Chunk chunk : chunks) {
+                        events.append("id: ").append(chunk.id()).append("\nevent: points\ndata: ")
+                                .append(json.writeValueAsString(new MetricChunkView(chunk.tag(), chunk.attempt(), chunk.points())))
+                                .append("\n\n");
+                    }
+                    send(out, events.toString());
+                }
+
+                @Override
+                public void end(JobQueries.Status status) throws IOException {
+                    send(out, "event: end\ndata: " + json.writeValueAsString(LogEndView.of(status)) + "\n\n");
+                }
+
+                @Override
+                public void keepAlive() throws IOException {
+                    send(out, ": keepalive\n\n");
+                }
+            });
+        } catch (IOException e) {
+            // The client went away; nothing to clean up.
+        }
+    }
+
+    @GetMapping("/{*tag}")
+    @Operation(summary = "One tag's points of one attempt, by step, downsampled to at most maxPoints",
+            description = "The tag is the rest of the path (tags contain '/', e.g. `train/loss`). Downsampling keeps "
+                    + "the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.")
+    public MetricSeriesView series(@PathVariable UUID id, @PathVariable String tag,
+            @Parameter(description = "The attempt (default: the latest that wrote the tag)")
+            @RequestParam(required = false) Integer attempt,
+            @Parameter(description = "Only points with a step above this one")
+            @RequestParam(required = false) Long after,
+            @RequestParam(defaultValue = "1000") int maxPoints) {
+        String name = tag.startsWith("/") ? tag.substring(1) : tag;
+        if (name.isEmpty()) {
+            throw new InvalidRequestException("tag", "must name a tag, e.g. /jobs/{id}/metrics/train/loss");
+        }
+        if (maxPoints < 2 || maxPoints > MAX_POINTS) {
+            throw new InvalidRequestException("maxPoints", "must be between 2 and " + MAX_POINTS);
+        }
+        if (attempt != null && attempt < 1) {
+            throw new InvalidRequestException("attempt", "must be 1 or more");
+        }
+        access.requireJob(id, Role.VIEWER);
+        JobQueries.Status status = queries.status(id);
+        Integer chosen = attempt != null ? attempt : store.latestAttempt(id, name);
+        ScalarStore.Series series = chosen == null ? new ScalarStore.Series(0, List.of())
+                : store.series(id, name, chosen, after == null ? Long.MIN_VALUE : after, maxPoints);
+        return new MetricSeriesView(name, chosen, series.total(), series.downsampled(), series.points(), status.state());
+    }
+
+    private static void send(OutputStream out, String events) throws IOException {
+        out.write(events.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    private static long parseEventId(String lastEventId) {
+        try {
+            return Long.parseLong(lastEventId.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidRequestException("Last-Event-ID", "must be the id of an event of this stream, got '" + lastEventId + "'");
+        }
+    }
+}
