@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import torch
 
 from trainyard_runtime.data.graph_store import GraphStore
+from trainyard_runtime.sampler import native as native_kernels
 from trainyard_runtime.sampler.base import HopSampler
 
 
@@ -12,13 +15,18 @@ class NeighborSampler(HopSampler):
     """Samples ``num_neighbors[hop]`` distinct neighbours per node, uniformly; all of them when the degree is
     at most the fanout (or the fanout is -1, PyG's "all neighbours")."""
 
-    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0):
-        super().__init__(store, len(num_neighbors), seed)
+    supports_native = True
+
+    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0, native: Optional[bool] = None):
+        super().__init__(store, len(num_neighbors), seed, native)
         if any(k == 0 or k < -1 for k in num_neighbors):
             raise ValueError(f"num_neighbors entries must be positive or -1, got {num_neighbors}")
         self.num_neighbors = list(num_neighbors)
 
     def sample_hop(self, frontier: torch.Tensor, hop: int):
+        if self.native:
+            neighbour, row = self.native_hop(frontier, self.num_neighbors[hop])
+            return neighbour, row, None
         indptr = self.store.indptr
         start = indptr[frontier]
         degree = indptr[frontier + 1] - start
@@ -33,6 +41,10 @@ class NeighborSampler(HopSampler):
             offsets[truncated[rows]] = picks.reshape(-1)
         neighbour = self.store.indices[start[rows] + offsets].long()
         return neighbour, rows, None
+
+    def native_hop(self, frontier: torch.Tensor, fanout: int) -> tuple[torch.Tensor, torch.Tensor]:
+        store = self.store
+        return native_kernels.sample_uniform(store.indptr, store.indices, frontier, fanout, self.next_key())
 
     def choose_offsets(self, start: torch.Tensor, degree: torch.Tensor, fanout: int) -> torch.Tensor:
         """``fanout`` distinct offsets in ``[0, degree)`` per row, uniformly: Floyd's algorithm, vectorised
@@ -54,10 +66,16 @@ class WeightedNeighborSampler(NeighborSampler):
     """Like :class:`NeighborSampler`, but a neighbour's chance is proportional to its edge weight
     (sampling without replacement by Efraimidis–Spirakis keys ``log(u) / w``, top ``fanout`` per row)."""
 
-    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0):
+    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0, native: Optional[bool] = None):
         if store.edge_weight is None:
             raise ValueError("weighted sampling needs edge weights in the graph store")
-        super().__init__(store, num_neighbors, seed)
+        super().__init__(store, num_neighbors, seed, native)
+
+    def native_hop(self, frontier: torch.Tensor, fanout: int) -> tuple[torch.Tensor, torch.Tensor]:
+        store = self.store
+        return native_kernels.sample_weighted(
+            store.indptr, store.indices, store.edge_weight, frontier, fanout, self.next_key()
+        )
 
     def choose_offsets(self, start: torch.Tensor, degree: torch.Tensor, fanout: int) -> torch.Tensor:
         rows, offsets = self.neighbour_slots(start, degree)
