@@ -61,17 +61,22 @@ class HopSampler(ABC):
         offsets = torch.arange(rows.numel(), device=self.device) - block_start[rows]
         return rows, offsets
 
+    def excluded_keys(self, exclude_edges: Optional[torch.Tensor]) -> Optional[torch.Tensor]:
+        """Keys ``target * num_nodes + neighbour`` of the excluded edges in both directions, or None."""
+        if exclude_edges is None or not exclude_edges.numel():
+            return None
+        exclude_edges = exclude_edges.to(self.device, torch.int64)
+        num_nodes = self.store.num_nodes
+        return torch.cat(
+            [exclude_edges[0] * num_nodes + exclude_edges[1], exclude_edges[1] * num_nodes + exclude_edges[0]]
+        )
+
     def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> SampledSubgraph:
         """Samples the neighbourhood of ``seeds``; edges in ``exclude_edges`` ([2, K] global, either
         direction) never appear in the result: they are the labels a link-prediction batch must not see."""
         seeds = seeds.to(self.device, torch.int64)
         num_nodes = self.store.num_nodes
-        excluded = None
-        if exclude_edges is not None and exclude_edges.numel():
-            exclude_edges = exclude_edges.to(self.device, torch.int64)
-            excluded = torch.cat(
-                [exclude_edges[0] * num_nodes + exclude_edges[1], exclude_edges[1] * num_nodes + exclude_edges[0]]
-            )
+        excluded = self.excluded_keys(exclude_edges)
         ids = self._ids
         try:
             seed_local = ids.add(seeds, keep_order=True)

@@ -24,12 +24,13 @@ def next_key(generator: torch.Generator) -> int:
     return int(torch.randint(_KEY_BOUND, (1,), generator=generator, device=generator.device))
 
 
-def sample_uniform(indptr, indices, frontier, fanout: int, key: int) -> tuple[torch.Tensor, torch.Tensor]:
-    return _native.sample_uniform(indptr, indices, frontier.contiguous(), fanout, key)
-
-
-def sample_weighted(indptr, indices, edge_weight, frontier, fanout: int, key: int) -> tuple[torch.Tensor, torch.Tensor]:
-    return _native.sample_weighted(indptr, indices, edge_weight, frontier.contiguous(), fanout, key)
+def sample_neighbourhood(
+    indptr, indices, edge_weight, table, seeds, fanouts: list[int], excluded_keys, key: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, list[int], list[int]]:
+    """All hops of uniform (``edge_weight`` None) or weighted neighbour sampling; see csrc/sampling.h."""
+    return _native.sample_neighbourhood(
+        indptr, indices, edge_weight, table, seeds.contiguous(), fanouts, excluded_keys.contiguous(), key
+    )
 
 
 def random_walk_neighbours(

@@ -9,6 +9,9 @@ import torch
 from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.sampler import native as native_kernels
 from trainyard_runtime.sampler.base import HopSampler
+from trainyard_runtime.sampler.subgraph import SampledSubgraph
+
+_NO_KEYS = torch.empty(0, dtype=torch.int64)
 
 
 class NeighborSampler(HopSampler):
@@ -23,10 +26,27 @@ class NeighborSampler(HopSampler):
             raise ValueError(f"num_neighbors entries must be positive or -1, got {num_neighbors}")
         self.num_neighbors = list(num_neighbors)
 
+    def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> SampledSubgraph:
+        if not self.native:
+            return super().sample(seeds, exclude_edges)
+        # Native: every hop, the relabelling and the weights in one call (one parallel region per hop).
+        store = self.store
+        excluded = self.excluded_keys(exclude_edges)
+        node, edge_index, edge_weight, seed_local, num_sampled_nodes, num_sampled_edges = (
+            native_kernels.sample_neighbourhood(
+                store.indptr, store.indices, self.native_edge_weight(), self._ids.table, seeds.to(torch.int64),
+                self.num_neighbors, _NO_KEYS if excluded is None else excluded, self.next_key(),
+            )
+        )
+        return SampledSubgraph(
+            node, edge_index, edge_weight, num_sampled_nodes[0], num_sampled_nodes, num_sampled_edges, seed_local
+        )
+
+    def native_edge_weight(self) -> Optional[torch.Tensor]:
+        """The weights the native kernel samples by (None: uniformly)."""
+        return None
+
     def sample_hop(self, frontier: torch.Tensor, hop: int):
-        if self.native:
-            neighbour, row = self.native_hop(frontier, self.num_neighbors[hop])
-            return neighbour, row, None
         indptr = self.store.indptr
         start = indptr[frontier]
         degree = indptr[frontier + 1] - start
@@ -41,10 +61,6 @@ class NeighborSampler(HopSampler):
             offsets[truncated[rows]] = picks.reshape(-1)
         neighbour = self.store.indices[start[rows] + offsets].long()
         return neighbour, rows, None
-
-    def native_hop(self, frontier: torch.Tensor, fanout: int) -> tuple[torch.Tensor, torch.Tensor]:
-        store = self.store
-        return native_kernels.sample_uniform(store.indptr, store.indices, frontier, fanout, self.next_key())
 
     def choose_offsets(self, start: torch.Tensor, degree: torch.Tensor, fanout: int) -> torch.Tensor:
         """``fanout`` distinct offsets in ``[0, degree)`` per row, uniformly: Floyd's algorithm, vectorised
@@ -71,11 +87,8 @@ class WeightedNeighborSampler(NeighborSampler):
             raise ValueError("weighted sampling needs edge weights in the graph store")
         super().__init__(store, num_neighbors, seed, native)
 
-    def native_hop(self, frontier: torch.Tensor, fanout: int) -> tuple[torch.Tensor, torch.Tensor]:
-        store = self.store
-        return native_kernels.sample_weighted(
-            store.indptr, store.indices, store.edge_weight, frontier, fanout, self.next_key()
-        )
+    def native_edge_weight(self) -> Optional[torch.Tensor]:
+        return self.store.edge_weight
 
     def choose_offsets(self, start: torch.Tensor, degree: torch.Tensor, fanout: int) -> torch.Tensor:
         rows, offsets = self.neighbour_slots(start, degree)

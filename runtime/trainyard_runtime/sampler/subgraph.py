@@ -55,7 +55,8 @@ class LocalIdTable:
     """
 
     def __init__(self, num_nodes: int, device: torch.device, native: bool = False):
-        dtype = torch.int32 if num_nodes < 2**31 else torch.int64
+        # Local ids always fit int32; the tensor code's claims (``-(position + 2)``) may need int64.
+        dtype = torch.int32 if num_nodes < 2**31 or native else torch.int64
         self._table = torch.full((num_nodes,), -1, dtype=dtype, device=device)
         self._chunks: list[torch.Tensor] = []
         self.count = 0
@@ -93,6 +94,11 @@ class LocalIdTable:
         claims = -2 - torch.arange(unseen.numel(), dtype=self._table.dtype, device=unseen.device)
         self._table[unseen] = claims
         return unseen[self._table[unseen] == claims]
+
+    @property
+    def table(self) -> torch.Tensor:
+        """The dense global -> local table (-1: absent), for the native kernels that relabel on their own."""
+        return self._table
 
     def nodes(self) -> torch.Tensor:
         if not self._chunks:
