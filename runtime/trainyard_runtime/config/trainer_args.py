@@ -61,6 +61,10 @@ class TrainerArgs:
     num_eval_negatives: int = _arg(parse_int, 256, "random negative candidates per query for MRR / hits@k", positive, "positive")
     graph_store_dir: str = _arg(parse_str, "", "where local processes share the graph store (default /dev/shm, else the work folder)")
     seed: int = _arg(parse_int, 0, "random seed (sampling, initialisation)")
+    # Learnable node embeddings (embeddings/): a per-node input table outside the graph, trained with SparseAdam.
+    node_embedding_dim: int = _arg(parse_int, 0, "learnable input vector per node, appended to its features (0: off)", non_negative, ">= 0")
+    node_embedding_learning_rate: float = _arg(parse_float, 0.01, "SparseAdam learning rate of the node embeddings", positive, "positive")
+    node_embedding_pin_memory: bool = _arg(parse_bool, False, "with --use_cuda keep the embedding table in pinned CPU memory, not on the GPU")
 
     @classmethod
     def params(cls) -> list[Param]:
