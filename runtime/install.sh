@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the trainer runtime into runtime/.venv (created with python3.11 when absent).
-# Idempotent: a second run only checks that the pinned versions are present.
+# Idempotent: a second run only checks that the pinned versions are present and rebuilds the native sampler.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 venv="$here/.venv"

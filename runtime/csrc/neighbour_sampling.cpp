@@ -133,7 +133,9 @@ class NeighbourhoodSampler {
     const int64_t n = frontier_end - frontier_begin;
     const int64_t num_blocks = (n + kGrain - 1) / kGrain;
     std::vector<BlockSample> blocks(num_blocks);
-    at::parallel_for(0, num_blocks, 1, [&](int64_t first, int64_t last) {
+    // A small frontier (the seeds' hop) is sampled on this thread: waking the others costs more than it saves.
+    constexpr int64_t kBlocksPerTask = 8;
+    at::parallel_for(0, num_blocks, kBlocksPerTask, [&](int64_t first, int64_t last) {
       for (int64_t b = first; b < last; ++b)
         sample_block(frontier_begin + b * kGrain, std::min(frontier_begin + (b + 1) * kGrain, frontier_end), fanout,
                      key, blocks[b]);

@@ -1,5 +1,5 @@
-// The CPU sampler's hot loops. Every function is parallel over frontier nodes (at::parallel_for, OpenMP) and
-// deterministic for a given key: node i of the frontier always draws from random stream i.
+// The CPU sampler's hot loops. Sampling is parallel over frontier nodes (at::parallel_for, OpenMP) and
+// deterministic for a given key: node i of a frontier always draws from random stream i; relabelling is serial.
 #pragma once
 
 #include <torch/extension.h>

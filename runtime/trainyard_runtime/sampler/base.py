@@ -15,10 +15,10 @@ from trainyard_runtime.sampler.subgraph import LocalIdTable, SampledSubgraph
 class HopSampler(ABC):
     """Expands seeds hop by hop: each hop samples edges for the nodes first reached by the previous hop.
 
-    Two implementations of every hop: on a CPU store the native kernels (C++/OpenMP, parallel over the
-    frontier), on CUDA vectorised tensor code (every step one operation over the whole frontier). ``native``
-    forces the choice (the tensor code also runs on CPU; the native kernels only there). Both are deterministic
-    for a seed. Not thread-safe: one sampler per process/worker.
+    Two implementations: on a CPU store the native kernels (C++/OpenMP, parallel over the frontier; the
+    neighbour samplers run all hops in one call), on CUDA vectorised tensor code (every step one operation over
+    the whole frontier). ``native`` forces the choice (the tensor code also runs on CPU; the native kernels only
+    there). Both are deterministic for a seed. Not thread-safe: one sampler per process/worker.
     """
 
     supports_native = False  # whether this sampler has native hop kernels
