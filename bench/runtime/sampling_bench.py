@@ -1,15 +1,22 @@
 """Sampling and training throughput of the Trainyard runtime on an RMAT graph.
 
     runtime/.venv/bin/python bench/runtime/sampling_bench.py [--scale 20 --degree 32 --fanout 15,10,5 --batch 1024]
+    runtime/.venv/bin/python bench/runtime/sampling_bench.py --compare-dgl   # needs bash bench/runtime/install-dgl.sh
 
 Prints, on CPU and (when present) CUDA: sampled edges per second, mini-batches per second, the graph store's
 bytes per edge, and GraphSAGE training seconds per epoch (one epoch = every node once as a seed; estimated
 from the measured batches, since a full epoch takes long on a laptop CPU).
+
+``--compare-dgl`` instead times the CPU sampler against DGL 2.1.0 on the same graph and seed batches
+(see dgl_comparison.py). For a GPU: ``--products --cuda-only --training-batches 0`` builds an ogbn-products-sized
+RMAT graph and times one whole GraphSAGE epoch on CUDA; ``--training-batches 20 --profile trace`` instead
+profiles 20 steps with torch.profiler (top operators printed, Chrome trace written).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import platform
 import time
 
@@ -23,6 +30,8 @@ from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.loader.node_loader import to_data
 from trainyard_runtime.models import GraphSAGE, NodeClassifier
 from trainyard_runtime.sampler import NeighborSampler
+
+from dgl_comparison import compare_with_dgl
 
 
 def synchronize(device: torch.device) -> None:
@@ -47,7 +56,10 @@ def measure_sampling(store: GraphStore, fanout: list[int], batch: int, batches: 
     return {"batches_per_s": batches / elapsed, "edges_per_s": edges / elapsed, "edges_per_batch": edges / batches}
 
 
-def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batches: int, device: torch.device) -> dict:
+def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batches: int, device: torch.device,
+                     profile_to: str = "") -> dict:
+    """Times ``batches`` training steps (0: a whole epoch, every node once as a seed). With ``profile_to`` the
+    timed steps run under torch.profiler: the top operators are printed and a Chrome trace is written there."""
     store = dataset.store
     sampler = NeighborSampler(store, fanout, seed=3)
     model = NodeClassifier(GraphSAGE(store.features.size(1), 64, 64, len(fanout)), 64, dataset.num_classes).to(device)
@@ -65,14 +77,33 @@ def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batch
     for i in range(warm_up):
         step(order[i * batch : (i + 1) * batch])
     synchronize(device)
-    started = time.perf_counter()
-    for i in range(warm_up, warm_up + batches):
-        step(order[i * batch : (i + 1) * batch])
-    synchronize(device)
-    per_batch = (time.perf_counter() - started) / batches
     batches_per_epoch = -(-store.num_nodes // batch)
+    timed = batches or batches_per_epoch
+    order = torch.cat([order, order])  # a whole epoch after the warm-up steps wraps around
+    profiler = profiling(device, profile_to)
+    with profiler:
+        started = time.perf_counter()
+        for i in range(warm_up, warm_up + timed):
+            step(order[i * batch : (i + 1) * batch])
+        synchronize(device)
+        per_batch = (time.perf_counter() - started) / timed
+    if profile_to:
+        sort_by = "cuda_time_total" if device.type == "cuda" else "cpu_time_total"
+        print(profiler.key_averages().table(sort_by=sort_by, row_limit=15))
+        profiler.export_chrome_trace(profile_to)
+        print(f"Chrome trace of the {device.type} training steps: {profile_to}")
     return {"seconds_per_batch": per_batch, "seconds_per_epoch": per_batch * batches_per_epoch,
             "batches_per_epoch": batches_per_epoch}
+
+
+def profiling(device: torch.device, trace_path: str):
+    """torch.profiler over the timed steps (CPU activity, plus CUDA kernels on a GPU), or nothing."""
+    if not trace_path:
+        return contextlib.nullcontext()
+    activities = [torch.profiler.ProfilerActivity.CPU]
+    if device.type == "cuda":
+        activities.append(torch.profiler.ProfilerActivity.CUDA)
+    return torch.profiler.profile(activities=activities, record_shapes=False)
 
 
 def main() -> None:
@@ -83,13 +114,27 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1024, help="seed nodes per mini-batch (default 1024)")
     parser.add_argument("--feature-dim", type=int, default=64, help="node feature dimension (default 64)")
     parser.add_argument("--sampling-batches", type=int, default=20, help="timed sampling batches per device")
-    parser.add_argument("--training-batches", type=int, default=10, help="timed training batches per device")
+    parser.add_argument("--training-batches", type=int, default=10,
+                        help="timed training batches per device (0: a whole epoch)")
+    parser.add_argument("--products", action="store_true",
+                        help="ogbn-products-sized graph: RMAT scale 21 (2.1 M nodes), degree 60 (~62 M undirected "
+                             "edges), 100 features")
+    parser.add_argument("--profile", default="", metavar="TRACE_PREFIX",
+                        help="run the timed training steps under torch.profiler; print the top operators and write "
+                             "TRACE_PREFIX-<device>.json (Chrome trace)")
+    parser.add_argument("--cuda-only", action="store_true", help="skip the CPU measurements (for GPU runs)")
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (default: torch's choice)")
+    parser.add_argument("--compare-dgl", action="store_true",
+                        help="time the CPU sampler against DGL 2.1.0 (its own venv, install-dgl.sh) and print the ratio")
+    parser.add_argument("--compare-batches", type=int, default=60, help="--compare-dgl: timed batches per run (default 60)")
+    parser.add_argument("--rounds", type=int, default=5, help="--compare-dgl: alternating runs per sampler (default 5)")
     options = parser.parse_args()
     retain_freed_memory()  # as the trainer does
     if options.threads:
         torch.set_num_threads(options.threads)
     fanout = [int(k) for k in options.fanout.split(",")]
+    if options.products:
+        options.scale, options.degree, options.feature_dim = 21, 60, 100
 
     print(f"Trainyard runtime sampling benchmark — torch {torch.__version__}, {platform.processor() or platform.machine()}, "
           f"{torch.get_num_threads()} CPU threads")
@@ -108,9 +153,12 @@ def main() -> None:
           f"{index_bytes / store.num_edges:.2f} bytes/edge (int32 indices) + {pointer_bytes / store.num_nodes:.2f} "
           f"bytes/node (int64 indptr) = {store.structure_bytes() / store.num_edges:.2f} bytes per edge all in; "
           f"features {store.features.numel() * store.features.element_size() / 2**20:.1f} MiB")
+    if options.compare_dgl:
+        compare_with_dgl(store, fanout, options.batch, options.compare_batches, options.rounds)
+        return
     print(f"workload: fanout {fanout}, batch {options.batch} seeds, GraphSAGE hidden 64 on {options.feature_dim} features")
 
-    devices = [torch.device("cpu")]
+    devices = [] if options.cuda_only else [torch.device("cpu")]
     if torch.cuda.is_available():
         devices.append(torch.device("cuda"))
     else:
@@ -122,10 +170,12 @@ def main() -> None:
         print(f"{name}: sampling {sampling['edges_per_s'] / 1e6:.2f} M sampled edges/s, "
               f"{sampling['batches_per_s']:.2f} mini-batches/s ({sampling['edges_per_batch'] / 1e3:.0f}k edges/batch, "
               f"{options.sampling_batches} batches)")
-        training = measure_training(placed, fanout, options.batch, options.training_batches, device)
+        trace = f"{options.profile}-{device.type}.json" if options.profile else ""
+        training = measure_training(placed, fanout, options.batch, options.training_batches, device, trace)
+        basis = f"estimated from {options.training_batches} batches" if options.training_batches else "one whole epoch"
         print(f"{name}: GraphSAGE training {training['seconds_per_batch']:.3f} s/batch -> "
-              f"{training['seconds_per_epoch']:.1f} s/epoch ({training['batches_per_epoch']} batches of {options.batch}; "
-              f"estimated from {options.training_batches} batches)")
+              f"{training['seconds_per_epoch']:.2f} s/epoch ({training['batches_per_epoch']} batches of {options.batch}; "
+              f"{basis})")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,12 @@ from trainyard_runtime.data.graph_store import GraphStore
 torch.set_num_threads(1)
 
 DEVICES = [torch.device("cpu")] + ([torch.device("cuda")] if torch.cuda.is_available() else [])
+# Sampler implementations: (device of the store, native kernels?). On CPU both the native kernels (the default)
+# and the tensor code the GPU runs are checked.
+SAMPLER_BACKENDS = [
+    pytest.param((torch.device("cpu"), True), id="cpu-native"),
+    pytest.param((torch.device("cpu"), False), id="cpu-tensor"),
+] + ([pytest.param((torch.device("cuda"), False), id="cuda")] if torch.cuda.is_available() else [])
 
 
 @pytest.fixture(scope="session")

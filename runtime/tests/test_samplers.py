@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from conftest import DEVICES, chi_square, star_forest
+from conftest import SAMPLER_BACKENDS, chi_square, star_forest
 from trainyard_runtime.sampler import (
     LayerwiseSampler,
     NeighborSampler,
@@ -28,19 +28,20 @@ def sampled_graph_edges(subgraph):
     return node[edge_index[1]], node[edge_index[0]]
 
 
-def make_samplers(store):
+def make_samplers(store, native=None):
     return {
-        "uniform": NeighborSampler(store, [6, 4], seed=1),
-        "weighted": WeightedNeighborSampler(store, [6, 4], seed=1),
+        "uniform": NeighborSampler(store, [6, 4], seed=1, native=native),
+        "weighted": WeightedNeighborSampler(store, [6, 4], seed=1, native=native),
         "layerwise": LayerwiseSampler(store, [150, 300], seed=1),
     }
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=str)
+@pytest.mark.parametrize("backend", SAMPLER_BACKENDS)
 @pytest.mark.parametrize("kind", ["uniform", "weighted", "layerwise"])
-def test_every_sampled_edge_exists_and_none_repeats(rmat_store, device, kind):
+def test_every_sampled_edge_exists_and_none_repeats(rmat_store, backend, kind):
+    device, native = backend
     store = rmat_store.to(device)
-    sampler = make_samplers(store)[kind]
+    sampler = make_samplers(store, native)[kind]
     known = edge_keys(rmat_store)
     seeds = torch.randperm(store.num_nodes, generator=torch.Generator().manual_seed(0))[:128]
     subgraph = sampler.sample(seeds)
@@ -55,12 +56,13 @@ def test_every_sampled_edge_exists_and_none_repeats(rmat_store, device, kind):
     assert sum(subgraph.num_sampled_edges) == subgraph.num_edges
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=str)
-def test_fanout_is_respected_and_small_neighbourhoods_come_whole(rmat_store, device):
+@pytest.mark.parametrize("backend", SAMPLER_BACKENDS)
+def test_fanout_is_respected_and_small_neighbourhoods_come_whole(rmat_store, backend):
+    device, native = backend
     store = rmat_store.to(device)
     fanout = 6
     seeds = torch.arange(0, 400)
-    subgraph = NeighborSampler(store, [fanout], seed=5).sample(seeds)
+    subgraph = NeighborSampler(store, [fanout], seed=5, native=native).sample(seeds)
     target, neighbour = sampled_graph_edges(subgraph)
     degree = rmat_store.degree(seeds)
     assert (degree > fanout).any() and (degree <= fanout).any()
@@ -72,12 +74,13 @@ def test_fanout_is_respected_and_small_neighbourhoods_come_whole(rmat_store, dev
             assert len(got) == fanout
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=str)
-def test_uniform_sampling_is_uniform_on_a_star(device):
+@pytest.mark.parametrize("backend", SAMPLER_BACKENDS)
+def test_uniform_sampling_is_uniform_on_a_star(backend):
+    device, native = backend
     leaves, fanout, stars = 20, 5, 800
     store = star_forest(stars, leaves).to(device)
     centres = torch.arange(stars) * (leaves + 1)
-    subgraph = NeighborSampler(store, [fanout], seed=11).sample(centres)
+    subgraph = NeighborSampler(store, [fanout], seed=11, native=native).sample(centres)
     target, neighbour = sampled_graph_edges(subgraph)
     assert neighbour.numel() == stars * fanout
     observed = torch.bincount(neighbour - target - 1, minlength=leaves).double()
@@ -94,13 +97,14 @@ def test_uniformity_check_rejects_a_biased_choice():
     assert chi_square(observed, expected) > CHI2_CRITICAL_19_DOF
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=str)
-def test_weighted_sampling_follows_the_weights(device):
+@pytest.mark.parametrize("backend", SAMPLER_BACKENDS)
+def test_weighted_sampling_follows_the_weights(backend):
+    device, native = backend
     leaves, stars = 10, 4000
     weights = torch.arange(1, leaves + 1, dtype=torch.float32)
     store = star_forest(stars, leaves, weights).to(device)
     centres = torch.arange(stars) * (leaves + 1)
-    subgraph = WeightedNeighborSampler(store, [1], seed=2).sample(centres)
+    subgraph = WeightedNeighborSampler(store, [1], seed=2, native=native).sample(centres)
     target, neighbour = sampled_graph_edges(subgraph)
     observed = torch.bincount(neighbour - target - 1, minlength=leaves).double()
     expected = (weights / weights.sum() * stars).double()
@@ -147,19 +151,20 @@ def test_layerwise_keeps_to_the_node_budget_and_weights_are_means(rmat_store):
     assert torch.allclose(totals[has_edges], torch.ones(int(has_edges.sum())))
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=str)
-def test_random_walk_neighbours_are_the_most_visited_nearby_nodes(device):
+@pytest.mark.parametrize("backend", SAMPLER_BACKENDS)
+def test_random_walk_neighbours_are_the_most_visited_nearby_nodes(backend):
+    device, native = backend
     # A path 0-1-2-...-9: walks of length 2 reach at most 2 hops; the 1-hop nodes are visited most.
     src = torch.arange(9)
     edge_index = torch.stack([torch.cat([src, src + 1]), torch.cat([src + 1, src])])
     from trainyard_runtime.data.graph_store import GraphStore
 
     store = GraphStore.from_edge_index(edge_index, 10, torch.zeros(10, 1)).to(device)
-    sampler = RandomWalkSampler(store, [2], num_walks=200, walk_length=2, restart_probability=0.3, seed=0)
+    sampler = RandomWalkSampler(store, [2], num_walks=200, walk_length=2, restart_probability=0.3, seed=0, native=native)
     subgraph = sampler.sample(torch.tensor([5]))
     target, neighbour = sampled_graph_edges(subgraph)
     assert set(neighbour.tolist()) == {4, 6}
-    far = RandomWalkSampler(store, [4], num_walks=200, walk_length=2, restart_probability=0.3, seed=0)
+    far = RandomWalkSampler(store, [4], num_walks=200, walk_length=2, restart_probability=0.3, seed=0, native=native)
     target, neighbour = sampled_graph_edges(far.sample(torch.tensor([5])))
     assert set(neighbour.tolist()) == {3, 4, 6, 7}
     assert torch.isclose(far.sample(torch.tensor([5])).edge_weight.sum().cpu(), torch.tensor(1.0))

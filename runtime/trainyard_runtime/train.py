@@ -76,7 +76,9 @@ class TrainingJob:
             return self._build_hetero_task(context, progress, started, folder)
         dataset = share_dataset(context, self.build_dataset, folder)
         if context.device.type == "cuda":
-            dataset = GraphDataset(dataset.store.to(context.device), dataset.labels, dataset.splits)
+            # Store and labels live on the GPU, so sampling and gathering never cross the PCIe bus.
+            labels = None if dataset.labels is None else dataset.labels.to(context.device)
+            dataset = GraphDataset(dataset.store.to(context.device), labels, dataset.splits)
         store = dataset.store
         progress.say(f"[trainyard] graph store: {store.num_nodes} nodes, {store.num_edges} edges, structure "
                      f"{store.structure_bytes() / 2**20:.1f} MiB ({store.index_bytes_per_edge()} B/edge + 8 B/node), "
@@ -132,12 +134,16 @@ class TrainingJob:
         try:
             if config.should_skip_training:
                 load_state_dict(task.model, self.model_path)
+                if task.node_embeddings is not None:
+                    load_state_dict(task.node_embeddings, node_embeddings_path(self.model_path))
                 progress.say(f"[trainyard] skipping training; loaded {self.model_path}")
             else:
                 loop = TrainingLoop(task, args, context, scalars, progress)
                 loop.run()
                 if context.is_leader:
                     save_state_dict(task.model, self.model_path)
+                    if task.node_embeddings is not None:
+                        save_state_dict(task.node_embeddings, node_embeddings_path(self.model_path))
                     progress.say(f"[trainyard] saved model state_dict to {self.model_path}")
             if not config.should_skip_model_evaluation:
                 test_batches = args.num_test_batches or None
@@ -151,6 +157,12 @@ class TrainingJob:
             scalars.close()
         context.barrier()
         progress.say(f"[trainyard] done in {time.monotonic() - started:.1f}s")
+
+
+def node_embeddings_path(model_path: Path) -> Path:
+    """The learnable node embeddings are saved beside the model (``model.pt`` -> ``model.node_embeddings.pt``):
+    they are trained outside it, and a large table should not be loaded by whoever only needs the GNN."""
+    return model_path.with_name(f"{model_path.stem}.node_embeddings{model_path.suffix}")
 
 
 def prepare(argv: list[str]) -> TrainingJob:
@@ -170,6 +182,9 @@ def prepare(argv: list[str]) -> TrainingJob:
         if args.sampler != "neighbor":
             raise ConfigError(f"trainer argument sampler={args.sampler}: heterogeneous graphs are sampled with "
                               "sampler=neighbor (uniform, fanout per edge type)")
+        if args.node_embedding_dim:
+            raise ConfigError(f"trainer argument node_embedding_dim={args.node_embedding_dim}: learnable node "
+                              "embeddings are for homogeneous graphs; a heterogeneous graph's node types need features")
     if args.local_world_size is not None and not command_line.nproc_given:
         command_line.nproc = args.local_world_size  # GiGL's processes per machine, when started by hand
     return TrainingJob(command_line, config, args, work_dir)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Protocol
+from typing import Any, Optional, Protocol
 
 import torch
 from torch import nn
@@ -12,6 +12,7 @@ from torch.nn.parallel import DistributedDataParallel
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.outputs.gpu_memory import gpu_memory_scalars
+from trainyard_runtime.embeddings import NodeEmbeddings
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
 
@@ -19,6 +20,7 @@ from trainyard_runtime.outputs.tensorboard import ScalarLog
 class Task(Protocol):
     name: str
     model: nn.Module
+    node_embeddings: Optional[NodeEmbeddings]  # trained beside the model, outside DDP
     seeds_per_epoch: int
 
     def training_batches(self) -> Any: ...
@@ -57,8 +59,12 @@ class TrainingLoop:
             batch = next(batches)
             loss, sampled_edges = task.loss(model, batch)
             optimizer.zero_grad(set_to_none=True)
+            if task.node_embeddings is not None:
+                task.node_embeddings.zero_grad()
             loss.backward()
             optimizer.step()
+            if task.node_embeddings is not None:
+                task.node_embeddings.step()  # sparse all-reduce over ranks, then SparseAdam
             window_loss += loss.item()
             window_edges += sampled_edges
             window_steps += 1

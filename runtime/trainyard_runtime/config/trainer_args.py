@@ -122,6 +122,10 @@ class TrainerArgs:
     process_start_gap_seconds: int = _arg(parse_int, 0, "GiGL: pause between data loader starts (no effect here)", non_negative, ">= 0")
     graph_store_dir: str = _arg(parse_str, "", "where local processes share the graph store (default /dev/shm, else the work folder)")
     seed: int = _arg(parse_int, 0, "random seed (sampling, initialisation)")
+    # Learnable node embeddings (embeddings/): a per-node input table outside the graph, trained with SparseAdam.
+    node_embedding_dim: int = _arg(parse_int, 0, "learnable input vector per node, appended to its features (0: off)", non_negative, ">= 0")
+    node_embedding_learning_rate: float = _arg(parse_float, 0.01, "SparseAdam learning rate of the node embeddings", positive, "positive")
+    node_embedding_pin_memory: bool = _arg(parse_bool, False, "with --use_cuda keep the embedding table in pinned CPU memory, not on the GPU")
     # Not arguments: what parsing found out. The names given explicitly, and the fanout per edge type.
     given: frozenset = field(default=frozenset(), metadata={"internal": True})
     fanout_by_edge_type: dict = field(default_factory=dict, metadata={"internal": True})

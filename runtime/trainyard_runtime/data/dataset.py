@@ -42,7 +42,7 @@ _SOURCE_PARAMS = {
         Param("num_communities", parse_int, 20, "communities (= classes)", positive, "positive"),
         Param("avg_degree", parse_int, 10, "edges per node before de-duplication", positive, "positive"),
         Param("intra_fraction", parse_float, 0.9, "fraction of edges inside a community", non_negative, ">= 0"),
-        Param("feature_dim", parse_int, 32, "feature dimension", positive, "positive"),
+        Param("feature_dim", parse_int, 32, "feature dimension (0: featureless, needs node_embedding_dim)", non_negative, ">= 0"),
         Param("feature_noise", parse_float, 1.0, "std of the noise added to the community centroid", non_negative, ">= 0"),
         Param("inter_edge_weight", parse_float, 0.25, "weight of edges between communities", positive, "positive"),
         Param("seed", parse_int, 0, "generator seed"),

@@ -13,20 +13,28 @@ from trainyard_runtime.sampler.base import HopSampler
 from trainyard_runtime.sampler.subgraph import SampledSubgraph
 
 
+def to_device(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """Host-to-GPU copies go through pinned memory and do not block the host (the caching host allocator keeps
+    the pinned buffer until the copy is done); anything else is a plain ``.to``."""
+    if tensor.device.type == "cpu" and device.type == "cuda":
+        return tensor.pin_memory().to(device, non_blocking=True)
+    return tensor.to(device)
+
+
 def to_data(dataset: GraphDataset, subgraph: SampledSubgraph, device: torch.device) -> Data:
     """Gathers features (and labels) for a sampled subgraph; ``x`` is float32 whatever the store keeps."""
     node = subgraph.node
     data = Data(
-        x=dataset.store.features[node.to(dataset.store.features.device)].to(device, torch.float32),
-        edge_index=subgraph.edge_index.to(device),
-        edge_weight=subgraph.edge_weight.to(device),
-        node=node.to(device),
+        x=to_device(dataset.store.features[node.to(dataset.store.features.device)], device).float(),
+        edge_index=to_device(subgraph.edge_index, device),
+        edge_weight=to_device(subgraph.edge_weight, device),
+        node=to_device(node, device),
         batch_size=subgraph.batch_size,
         num_sampled_nodes=subgraph.num_sampled_nodes,
         num_sampled_edges=subgraph.num_sampled_edges,
     )
     if dataset.labels is not None:
-        data.y = dataset.labels[node.to(dataset.labels.device)].to(device)
+        data.y = to_device(dataset.labels[node.to(dataset.labels.device)], device)
     return data
 
 

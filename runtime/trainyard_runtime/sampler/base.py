@@ -8,25 +8,34 @@ from typing import Optional
 import torch
 
 from trainyard_runtime.data.graph_store import GraphStore
+from trainyard_runtime.sampler import native as native_kernels
 from trainyard_runtime.sampler.subgraph import LocalIdTable, SampledSubgraph
 
 
 class HopSampler(ABC):
     """Expands seeds hop by hop: each hop samples edges for the nodes first reached by the previous hop.
 
-    Vectorised over nodes: every step is a tensor operation over the whole frontier, so the same code runs
-    on CPU and CUDA (the device of the store's tensors). Not thread-safe: one sampler per process/worker.
+    Two implementations: on a CPU store the native kernels (C++/OpenMP, parallel over the frontier; the
+    neighbour samplers run all hops in one call), on CUDA vectorised tensor code (every step one operation over
+    the whole frontier). ``native`` forces the choice (the tensor code also runs on CPU; the native kernels only
+    there). Both are deterministic for a seed. Not thread-safe: one sampler per process/worker.
     """
 
-    def __init__(self, store: GraphStore, num_hops: int, seed: int = 0):
+    supports_native = False  # whether this sampler has native hop kernels
+
+    def __init__(self, store: GraphStore, num_hops: int, seed: int = 0, native: Optional[bool] = None):
         if num_hops < 1:
             raise ValueError("a sampler needs at least one hop")
         self.store = store
         self.num_hops = num_hops
         self.device = store.device
+        on_cpu = self.device.type == "cpu"
+        self.native = self.supports_native and on_cpu if native is None else native
+        if self.native and not (self.supports_native and on_cpu):
+            raise ValueError(f"{type(self).__name__} has no native kernels for a store on {self.device}")
         self.generator = torch.Generator(device=self.device)
         self.generator.manual_seed(seed)
-        self._ids = LocalIdTable(store.num_nodes, self.device)
+        self._ids = LocalIdTable(store.num_nodes, self.device, native=self.native)
 
     @abstractmethod
     def sample_hop(
@@ -38,6 +47,10 @@ class HopSampler(ABC):
         aggregation weights or None for an unweighted mean).
         """
 
+    def next_key(self) -> int:
+        """The stream key of one native hop, drawn from the seeded generator."""
+        return native_kernels.next_key(self.generator)
+
     def rand(self, count: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
         return torch.rand(count, generator=self.generator, device=self.device, dtype=dtype)
 
@@ -48,17 +61,22 @@ class HopSampler(ABC):
         offsets = torch.arange(rows.numel(), device=self.device) - block_start[rows]
         return rows, offsets
 
+    def excluded_keys(self, exclude_edges: Optional[torch.Tensor]) -> Optional[torch.Tensor]:
+        """Keys ``target * num_nodes + neighbour`` of the excluded edges in both directions, or None."""
+        if exclude_edges is None or not exclude_edges.numel():
+            return None
+        exclude_edges = exclude_edges.to(self.device, torch.int64)
+        num_nodes = self.store.num_nodes
+        return torch.cat(
+            [exclude_edges[0] * num_nodes + exclude_edges[1], exclude_edges[1] * num_nodes + exclude_edges[0]]
+        )
+
     def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> SampledSubgraph:
         """Samples the neighbourhood of ``seeds``; edges in ``exclude_edges`` ([2, K] global, either
         direction) never appear in the result: they are the labels a link-prediction batch must not see."""
         seeds = seeds.to(self.device, torch.int64)
         num_nodes = self.store.num_nodes
-        excluded = None
-        if exclude_edges is not None and exclude_edges.numel():
-            exclude_edges = exclude_edges.to(self.device, torch.int64)
-            excluded = torch.cat(
-                [exclude_edges[0] * num_nodes + exclude_edges[1], exclude_edges[1] * num_nodes + exclude_edges[0]]
-            )
+        excluded = self.excluded_keys(exclude_edges)
         ids = self._ids
         try:
             seed_local = ids.add(seeds, keep_order=True)

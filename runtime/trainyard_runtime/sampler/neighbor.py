@@ -2,21 +2,49 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import torch
 
 from trainyard_runtime.data.graph_store import GraphStore
+from trainyard_runtime.sampler import native as native_kernels
 from trainyard_runtime.sampler.base import HopSampler
+from trainyard_runtime.sampler.subgraph import SampledSubgraph
+
+_NO_KEYS = torch.empty(0, dtype=torch.int64)
 
 
 class NeighborSampler(HopSampler):
     """Samples ``num_neighbors[hop]`` distinct neighbours per node, uniformly; all of them when the degree is
     at most the fanout (or the fanout is -1, PyG's "all neighbours")."""
 
-    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0):
-        super().__init__(store, len(num_neighbors), seed)
+    supports_native = True
+
+    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0, native: Optional[bool] = None):
+        super().__init__(store, len(num_neighbors), seed, native)
         if any(k == 0 or k < -1 for k in num_neighbors):
             raise ValueError(f"num_neighbors entries must be positive or -1, got {num_neighbors}")
         self.num_neighbors = list(num_neighbors)
+
+    def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> SampledSubgraph:
+        if not self.native:
+            return super().sample(seeds, exclude_edges)
+        # Native: every hop, the relabelling and the weights in one call (one parallel region per hop).
+        store = self.store
+        excluded = self.excluded_keys(exclude_edges)
+        node, edge_index, edge_weight, seed_local, num_sampled_nodes, num_sampled_edges = (
+            native_kernels.sample_neighbourhood(
+                store.indptr, store.indices, self.native_edge_weight(), self._ids.table, seeds.to(torch.int64),
+                self.num_neighbors, _NO_KEYS if excluded is None else excluded, self.next_key(),
+            )
+        )
+        return SampledSubgraph(
+            node, edge_index, edge_weight, num_sampled_nodes[0], num_sampled_nodes, num_sampled_edges, seed_local
+        )
+
+    def native_edge_weight(self) -> Optional[torch.Tensor]:
+        """The weights the native kernel samples by (None: uniformly)."""
+        return None
 
     def sample_hop(self, frontier: torch.Tensor, hop: int):
         indptr = self.store.indptr
@@ -54,10 +82,13 @@ class WeightedNeighborSampler(NeighborSampler):
     """Like :class:`NeighborSampler`, but a neighbour's chance is proportional to its edge weight
     (sampling without replacement by Efraimidis–Spirakis keys ``log(u) / w``, top ``fanout`` per row)."""
 
-    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0):
+    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0, native: Optional[bool] = None):
         if store.edge_weight is None:
             raise ValueError("weighted sampling needs edge weights in the graph store")
-        super().__init__(store, num_neighbors, seed)
+        super().__init__(store, num_neighbors, seed, native)
+
+    def native_edge_weight(self) -> Optional[torch.Tensor]:
+        return self.store.edge_weight
 
     def choose_offsets(self, start: torch.Tensor, degree: torch.Tensor, fanout: int) -> torch.Tensor:
         rows, offsets = self.neighbour_slots(start, degree)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import torch
 
 from trainyard_runtime.data.graph_store import GraphStore
+from trainyard_runtime.sampler import native as native_kernels
 from trainyard_runtime.sampler.base import HopSampler
 
 
@@ -14,6 +17,8 @@ class RandomWalkSampler(HopSampler):
     its neighbours, weighted by visit count (PinSage's importance pooling). Neighbours may be several hops away.
     """
 
+    supports_native = True
+
     def __init__(
         self,
         store: GraphStore,
@@ -22,8 +27,9 @@ class RandomWalkSampler(HopSampler):
         walk_length: int = 3,
         restart_probability: float = 0.5,
         seed: int = 0,
+        native: Optional[bool] = None,
     ):
-        super().__init__(store, len(num_neighbors), seed)
+        super().__init__(store, len(num_neighbors), seed, native)
         if any(k <= 0 for k in num_neighbors):
             raise ValueError(f"num_neighbors entries must be positive for random-walk sampling, got {num_neighbors}")
         if num_walks <= 0 or walk_length <= 0 or not 0.0 <= restart_probability < 1.0:
@@ -35,6 +41,11 @@ class RandomWalkSampler(HopSampler):
 
     def sample_hop(self, frontier: torch.Tensor, hop: int):
         indptr, indices = self.store.indptr, self.store.indices
+        if self.native:
+            return native_kernels.random_walk_neighbours(
+                indptr, indices, frontier, self.num_neighbors[hop], self.num_walks, self.walk_length,
+                self.restart_probability, self.next_key(),
+            )
         walk_row = torch.arange(frontier.numel(), device=self.device).repeat_interleave(self.num_walks)
         home = frontier[walk_row]
         position = home

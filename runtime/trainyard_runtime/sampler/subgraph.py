@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import torch
 
+from trainyard_runtime.sampler import native as native_kernels
 
 @dataclass
 class SampledSubgraph:
@@ -53,18 +54,27 @@ class LocalIdTable:
     GPU. Only the entries a batch touched are reset, so a batch costs time proportional to its own size.
     """
 
-    def __init__(self, num_nodes: int, device: torch.device):
-        dtype = torch.int32 if num_nodes < 2**31 else torch.int64
+    def __init__(self, num_nodes: int, device: torch.device, native: bool = False):
+        # Local ids always fit int32; the tensor code's claims (``-(position + 2)``) may need int64.
+        dtype = torch.int32 if num_nodes < 2**31 or native else torch.int64
         self._table = torch.full((num_nodes,), -1, dtype=dtype, device=device)
         self._chunks: list[torch.Tensor] = []
         self.count = 0
+        self.native = native  # relabel in one sequential C++ pass (CPU) instead of tensor operations
 
     def add(self, ids: torch.Tensor, keep_order: bool = False) -> torch.Tensor:
         """Returns the local id of every entry of ``ids``, giving unseen ids the next local ids.
 
         With ``keep_order`` new ids are numbered in order of first occurrence (seeds must come first, as given);
-        otherwise in an arbitrary order, found in O(n) without sorting.
+        otherwise in an arbitrary order, found in O(n) without sorting. The native pass always numbers in order
+        of first occurrence.
         """
+        if self.native:
+            local, fresh = native_kernels.relabel(self._table, ids, self.count)
+            if fresh.numel():
+                self._chunks.append(fresh)
+                self.count += fresh.numel()
+            return local
         local = self._table[ids].long()
         unseen = ids[local < 0]
         if unseen.numel():
@@ -84,6 +94,11 @@ class LocalIdTable:
         claims = -2 - torch.arange(unseen.numel(), dtype=self._table.dtype, device=unseen.device)
         self._table[unseen] = claims
         return unseen[self._table[unseen] == claims]
+
+    @property
+    def table(self) -> torch.Tensor:
+        """The dense global -> local table (-1: absent), for the native kernels that relabel on their own."""
+        return self._table
 
     def nodes(self) -> torch.Tensor:
         if not self._chunks:

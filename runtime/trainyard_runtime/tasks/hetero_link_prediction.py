@@ -36,6 +36,7 @@ class HeteroLinkPredictionTask:
         encoder = HeteroGraphSAGE(feature_dims, dataset.edge_types, args.hid_dim, args.out_dim,
                                   len(args.num_neighbors), args.dropout)
         self.model = LinkPredictionModel(encoder, args.should_l2_normalize_embedding_layer_output).to(context.device)
+        self.node_embeddings = None  # learnable node embeddings: homogeneous graphs only (train.py refuses them here)
         self.loss_fn = RetrievalLoss(args.softmax_temp, args.should_remove_accidental_hits)
         self.shard = (context.rank, context.world_size)
         seed = args.seed * 1000 + context.rank

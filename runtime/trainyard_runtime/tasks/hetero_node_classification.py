@@ -36,6 +36,7 @@ class HeteroNodeClassificationTask:
         encoder = HeteroGraphSAGE(feature_dims, dataset.edge_types, args.hid_dim, args.out_dim,
                                   len(args.num_neighbors), args.dropout)
         self.model = NodeClassifier(encoder, args.out_dim, args.num_classes).to(context.device)
+        self.node_embeddings = None  # learnable node embeddings: homogeneous graphs only (train.py refuses them here)
         self.train_loader = self._loader("train", args.seed * 1000 + context.rank, shuffle=True, infinite=True)
 
     def _loader(self, split: str, seed: int, shuffle: bool, infinite: bool) -> HeteroNodeLoader:

@@ -11,6 +11,7 @@ from torch_geometric.data import Data
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.distributed import ProcessContext
+from trainyard_runtime.embeddings import build_node_embeddings
 from trainyard_runtime.loader import AnchorLinkLoader
 from trainyard_runtime.loader.anchor_link_loader import label_graph, random_nodes, sample_edges
 from trainyard_runtime.metrics import RankingMetrics
@@ -26,7 +27,9 @@ class LinkPredictionTask:
         self.args = args
         self.context = context
         store = dataset.store
-        encoder = GraphSAGE(store.features.size(1), args.hid_dim, args.out_dim, len(args.num_neighbors), args.dropout)
+        self.node_embeddings = build_node_embeddings(args, store.num_nodes, store.features.size(1), context.device)
+        in_dim = store.features.size(1) + args.node_embedding_dim
+        encoder = GraphSAGE(in_dim, args.hid_dim, args.out_dim, len(args.num_neighbors), args.dropout)
         self.model = LinkPredictionModel(encoder, args.should_l2_normalize_embedding_layer_output).to(context.device)
         self.loss_fn = RetrievalLoss(args.softmax_temp, args.should_remove_accidental_hits)
         self.shard = (context.rank, context.world_size)
@@ -41,6 +44,9 @@ class LinkPredictionTask:
             shard=self.shard, shuffle=True, infinite=True, seed=seed,
         )
 
+    def _inputs(self, batch: Data) -> Data:
+        return batch if self.node_embeddings is None else self.node_embeddings.attach(batch)
+
     @property
     def seeds_per_epoch(self) -> int:
         return max(self.train_loader.anchors.numel(), 1)
@@ -51,7 +57,7 @@ class LinkPredictionTask:
     def _scores(self, model: nn.Module, batch: Data) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Scores of each positive pair's anchor against [its batch's positives, random negatives], with the
         candidates' and queries' global ids."""
-        embeddings = model(batch)
+        embeddings = model(self._inputs(batch))
         query_local, positive_local = batch.y_positive
         candidates = torch.cat([embeddings[positive_local], embeddings[batch.random_negative]])
         scores = LinkPredictionModel.decode(embeddings[query_local], candidates)

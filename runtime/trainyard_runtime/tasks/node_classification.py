@@ -12,6 +12,7 @@ from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.distributed import ProcessContext
+from trainyard_runtime.embeddings import build_node_embeddings
 from trainyard_runtime.loader import NodeBatchLoader
 from trainyard_runtime.metrics import Accuracy
 from trainyard_runtime.models import GraphSAGE, NodeClassifier
@@ -31,7 +32,9 @@ class NodeClassificationTask:
         self.args = args
         self.context = context
         store = dataset.store
-        encoder = GraphSAGE(store.features.size(1), args.hid_dim, args.out_dim, len(args.num_neighbors), args.dropout)
+        self.node_embeddings = build_node_embeddings(args, store.num_nodes, store.features.size(1), context.device)
+        in_dim = store.features.size(1) + args.node_embedding_dim
+        encoder = GraphSAGE(in_dim, args.hid_dim, args.out_dim, len(args.num_neighbors), args.dropout)
         self.model = NodeClassifier(encoder, args.out_dim, args.num_classes).to(context.device)
         seed = args.seed * 1000 + context.rank
         self.train_loader = self._loader("train", seed, shuffle=True, infinite=True)
@@ -43,6 +46,9 @@ class NodeClassificationTask:
             self.dataset, sampler, nodes, self.args.main_batch_size, self.context.device, shuffle, infinite, seed
         )
 
+    def _inputs(self, batch: Data) -> Data:
+        return batch if self.node_embeddings is None else self.node_embeddings.attach(batch)
+
     @property
     def seeds_per_epoch(self) -> int:
         return max(self.train_loader.seed_batches.seeds.numel(), 1)
@@ -51,7 +57,7 @@ class NodeClassificationTask:
         return iter(self.train_loader)
 
     def loss(self, model: nn.Module, batch: Data) -> tuple[torch.Tensor, int]:
-        logits = model(batch)
+        logits = model(self._inputs(batch))
         return nn.functional.cross_entropy(logits, batch.y[: batch.batch_size]), batch.num_edges
 
     @torch.no_grad()
@@ -63,7 +69,7 @@ class NodeClassificationTask:
         for batch in loader:
             if max_batches is not None and batches >= max_batches:
                 break
-            logits = model(batch)
+            logits = model(self._inputs(batch))
             labels = batch.y[: batch.batch_size]
             accuracy.update(logits, labels)
             loss_sum += nn.functional.cross_entropy(logits, labels).item()
