@@ -128,6 +128,14 @@ public class JobController {
         return queries.events(id).stream().map(JobEventView::of).toList();
     }
 
+    @GetMapping("/{id}/configs")
+    @Operation(summary = "The task and resource configs the job runs with, as the YAML text stored at submission")
+    public JobConfigsView configs(@PathVariable UUID id) {
+        access.requireJob(id, Role.VIEWER);
+        Job job = queries.get(id);
+        return new JobConfigsView(job.getTaskConfig(), job.getResourceConfig());
+    }
+
     @PostMapping("/{id}/cancel")
     @Audited("job.cancel")
     @Operation(summary = "Cancel a job: at once if queued, else CANCELLING until its processes are gone")
