@@ -28,7 +28,7 @@ function javaHome() {
   });
 }
 
-export async function startServer() {
+export async function startServer(extraArguments = []) {
   if (process.env.TRAINYARD_URL) {
     return { url: process.env.TRAINYARD_URL, token: process.env.TRAINYARD_TOKEN, stop: async () => {} };
   }
@@ -39,7 +39,7 @@ export async function startServer() {
   const java = join(await javaHome(), "bin/java");
   const server = spawn(
     java,
-    ["-jar", jar, `--server.port=${port}`, `--trainyard.data-dir=${data}/data`, `--trainyard.config-roots=${root}/examples`],
+    ["-jar", jar, `--server.port=${port}`, `--trainyard.data-dir=${data}/data`, `--trainyard.config-roots=${root}/examples`, ...extraArguments],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: false },
   );
   let log = "";

@@ -72,6 +72,14 @@ function Summary({ job }: { job: Job }) {
         )}
         {!job.failureCause && job.exitCode != null && ` · exit code ${job.exitCode}`}
       </dd>
+      {job.queuePosition != null && (
+        <>
+          <dt>Waiting</dt>
+          <dd>
+            #{job.queuePosition} in the {job.backend} queue: {job.waitingReason}
+          </dd>
+        </>
+      )}
       <dt>Attempt</dt>
       <dd>{job.attempt}</dd>
       <dt>Backend</dt>

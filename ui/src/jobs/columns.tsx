@@ -48,6 +48,13 @@ export const COLUMNS: Column[] = [
     render: (j) => duration(j.startedAt, j.finishedAt),
     sortValue: (j) => (j.startedAt ? (j.finishedAt ? Date.parse(j.finishedAt) : Date.now()) - Date.parse(j.startedAt) : -1),
   },
+  {
+    id: "waiting",
+    label: "Waiting",
+    width: "minmax(10rem, 2fr)",
+    render: (j) => (j.queuePosition ? <span title={j.waitingReason}>#{j.queuePosition}: {j.waitingReason}</span> : ""),
+    sortValue: (j) => j.queuePosition ?? Number.MAX_SAFE_INTEGER,
+  },
   { id: "submitter", label: "By", width: "7rem", render: (j) => j.submittedBy, sortValue: (j) => j.submittedBy ?? "" },
   {
     id: "exit",
@@ -58,7 +65,7 @@ export const COLUMNS: Column[] = [
   },
 ];
 
-const DEFAULT = ["state", "name", "project", "backend", "labels", "created", "duration"];
+const DEFAULT = ["state", "name", "project", "backend", "labels", "created", "duration", "waiting"];
 const KEY = "trainyard.jobs.columns";
 
 /** The columns chosen, kept in this browser (localStorage) across visits. */

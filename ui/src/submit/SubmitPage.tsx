@@ -50,7 +50,7 @@ export function SubmitPage() {
   const navigate = useNavigate();
 
   function edit(change: Partial<Form>) {
-    setForm({ ...form, ...change });
+    setForm((current) => ({ ...current, ...change }));
     setKey(crypto.randomUUID()); // a different form is a different submission
   }
 
