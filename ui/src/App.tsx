@@ -1,11 +1,14 @@
+import { lazy, Suspense } from "react";
 import { NavLink, Navigate, Route, Routes } from "react-router-dom";
 import { SignIn } from "./session/SignIn";
 import { useSession, useSignOut } from "./session/session";
 import { JobsPage } from "./jobs/JobsPage";
 import { JobPage } from "./job/JobPage";
-import { SubmitPage } from "./submit/SubmitPage";
 import { PoolPage } from "./pool/PoolPage";
 import { QueuePage } from "./queue/QueuePage";
+
+// The YAML editor (CodeMirror) is most of the bundle: it loads with the first page that shows one.
+const SubmitPage = lazy(() => import("./submit/SubmitPage").then((module) => ({ default: module.SubmitPage })));
 
 /** The dashboard's pages live under /ui/, apart from the API's own paths (/jobs, /agents, …). */
 export function App() {
@@ -29,6 +32,7 @@ export function App() {
         </span>
       </header>
       <main>
+        <Suspense fallback={<p className="muted">Loading…</p>}>
         <Routes>
           <Route path="/ui/jobs" element={<JobsPage />} />
           <Route path="/ui/jobs/:id" element={<JobPage />} />
@@ -37,6 +41,7 @@ export function App() {
           <Route path="/ui/pool" element={<PoolPage />} />
           <Route path="*" element={<Navigate to="/ui/jobs" replace />} />
         </Routes>
+        </Suspense>
       </main>
     </div>
   );

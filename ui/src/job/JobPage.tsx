@@ -4,13 +4,14 @@ import { api, unwrap, type Job } from "../api/client";
 import { ConfirmButton } from "../common/Confirm";
 import { Time } from "../common/Time";
 import { duration } from "../common/time";
-import { YamlEditor } from "../common/YamlEditor";
 import { StateChip, isActive } from "../jobs/StateChip";
 import { LogViewer } from "../logs/LogViewer";
 import { EventTimeline } from "./EventTimeline";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 
 type Tab = "logs" | "events" | "configs";
+
+const YamlEditor = lazy(() => import("../common/YamlEditor").then((module) => ({ default: module.YamlEditor })));
 
 export function JobPage() {
   const { id } = useParams() as { id: string };
@@ -139,11 +140,13 @@ function Configs({ jobId }: { jobId: string }) {
   const configs = useQuery({ queryKey: ["configs", jobId], queryFn: () => unwrap(api.GET("/jobs/{id}/configs", { params: { path: { id: jobId } } })) });
   if (!configs.data) return <p className="muted">Loading…</p>;
   return (
+    <Suspense fallback={<p className="muted">Loading…</p>}>
     <div className="configs">
       <h3>Task config</h3>
       <YamlEditor label="task config" value={configs.data.taskConfig ?? ""} />
       <h3>Resource config</h3>
       <YamlEditor label="resource config" value={configs.data.resourceConfig ?? ""} />
     </div>
+    </Suspense>
   );
 }
