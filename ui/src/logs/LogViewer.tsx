@@ -61,9 +61,14 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
   useEffect(() => {
     if (!filtering && count > 0) log.ensure(first, last);
   }, [filtering, first, last, count, log]);
+  const scanning = useRef(false);
   useEffect(() => {
-    if (filtering && morePages && last >= filtered.length - 100) {
-      log.page(scannedPages).then(() => setScannedPages((n) => n + 1));
+    if (filtering && morePages && last >= filtered.length - 100 && !scanning.current) {
+      scanning.current = true; // one page at a time, in order
+      log
+        .page(scannedPages)
+        .then(() => setScannedPages((n) => n + 1))
+        .finally(() => (scanning.current = false));
     }
   }, [filtering, morePages, last, filtered.length, scannedPages, log]);
   useEffect(() => {
