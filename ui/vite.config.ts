@@ -14,7 +14,7 @@ export default defineConfig({
     emptyOutDir: true,
   },
   server: {
-    proxy: Object.fromEntries(apiPaths.map((path) => [path, { target: api, bypass: (req) => (req.headers.accept?.includes("text/html") ? "/index.html" : undefined) }])),
+    proxy: Object.fromEntries(apiPaths.map((path) => [path, api])),
   },
   test: {
     environment: "jsdom",
