@@ -96,9 +96,13 @@ public class SecurityConfiguration {
         return new ProviderManager(provider);
     }
 
-    /** A change made with the session cookie; a bearer request has no cookie to be forged with. */
+    /**
+     * A change made with the session cookie, or signing in (so no page can sign a browser into another account); a
+     * bearer request has no cookie to be forged with, and a request with neither is simply unauthenticated (401).
+     */
     private static boolean needsCsrfToken(HttpServletRequest request) {
-        return !SAFE_METHODS.contains(request.getMethod()) && request.getHeader(HttpHeaders.AUTHORIZATION) == null;
+        return !SAFE_METHODS.contains(request.getMethod()) && request.getHeader(HttpHeaders.AUTHORIZATION) == null
+                && (request.getRequestedSessionId() != null || "/session".equals(request.getRequestURI()));
     }
 
     /** The server's own tokens have a prefix no JWT has (a JWT starts with its base64 header, "ey…"). */
