@@ -57,6 +57,7 @@ curl -fsS "${auth[@]}" "$base/jobs/$id" | python3 -m json.tool
 if [ "${1:-}" = "--once" ]; then
   exit 0
 fi
+echo "The dashboard is open at $base/ (sign in with the token in .trainyard/admin-token)."
 echo "Server running at $base (OpenAPI: $base/v3/api-docs, Swagger UI: $base/swagger-ui.html). Ctrl-C stops it."
 echo "The global admin's token is in $root/.trainyard/admin-token: curl -H \"Authorization: Bearer \$(cat .trainyard/admin-token)\" $base/jobs"
 wait $server

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: the Java modules (real PostgreSQL, real processes, real HTTP) and the runtime's pytest suite.
+# Runs every test: the Java modules (real PostgreSQL, real processes, real HTTP), the runtime's pytest suite and
+# the dashboard's (Vitest for components; end-to-end in Chromium against the server jar mvn verify built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/select-jdk.sh
@@ -7,3 +8,4 @@ bash scripts/lint-dockerfiles.sh
 bash runtime/install.sh
 mvn -B --no-transfer-progress verify
 runtime/.venv/bin/python -m pytest runtime/tests
+(cd ui && npx vitest run && npm run --silent e2e)

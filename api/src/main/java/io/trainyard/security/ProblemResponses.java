@@ -13,6 +13,7 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -45,8 +46,10 @@ public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedH
 
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e) throws IOException {
-        write(request, response, HttpStatus.FORBIDDEN, "Forbidden", "this token may not " + request.getMethod() + " "
-                + request.getRequestURI());
+        String detail = e instanceof CsrfException
+                ? "a change made with the session cookie needs the XSRF-TOKEN cookie's value in the X-XSRF-TOKEN header"
+                : "this token may not " + request.getMethod() + " " + request.getRequestURI();
+        write(request, response, HttpStatus.FORBIDDEN, "Forbidden", detail);
     }
 
     private static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,

@@ -1,8 +1,11 @@
 package io.trainyard.security;
 
 import java.util.Map;
+import java.util.Set;
 
+import io.trainyard.api.dashboard.Dashboard;
 import io.trainyard.security.oidc.JwtCallers;
+import io.trainyard.security.session.SessionTokens;
 import io.trainyard.security.tokens.TokenAuthentication;
 import jakarta.servlet.http.HttpServletRequest;
 import org.slf4j.Logger;
@@ -31,8 +34,11 @@ import org.springframework.security.web.access.intercept.RequestAuthorizationCon
  * (users' {@code ty_…}, agents' {@code tya_…}) or, when an OIDC issuer is configured, a JWT of that issuer; the
  * kind is told apart per request ({@link AuthenticationManagerResolver}). Agents may only speak the agent
  * protocol, for their own id; users may use everything else, within their roles (checked by
- * {@link ProjectAccess} per project; global admins only for users, agent tokens and the audit log). Requests
- * carry no session and no cookie, so there is nothing for CSRF to forge.
+ * {@link ProjectAccess} per project; global admins only for users, agent tokens and the audit log). The dashboard
+ * instead signs in once ({@code POST /session}) and is then authenticated by its session cookie
+ * ({@link SessionTokens}); a request that changes anything with the cookie, and no bearer token, must echo the
+ * CSRF token of the {@code XSRF-TOKEN} cookie in {@code X-XSRF-TOKEN}. Bearer requests carry no cookie, so they
+ * have nothing for CSRF to forge and need no CSRF token. The dashboard's files are open to everyone.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SecurityProperties.class)
@@ -40,14 +46,16 @@ public class SecurityConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
     private static final String[] OPEN = {"/actuator/health", "/actuator/health/**", "/v3/api-docs", "/v3/api-docs/**",
-            "/swagger-ui.html", "/swagger-ui/**"};
+            "/swagger-ui.html", "/swagger-ui/**", "/session"};
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties properties,
             TokenAuthentication tokens, ObjectProvider<JwtDecoder> jwtDecoder, JwtCallers jwtCallers,
-            ProblemResponses problems) throws Exception {
-        http.csrf(csrf -> csrf.disable())
-                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+            ProblemResponses problems, SessionTokens sessionTokens) throws Exception {
+        http.csrf(csrf -> csrf.spa().requireCsrfProtectionMatcher(SecurityConfiguration::needsCsrfToken))
+                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.NEVER))
+                .securityContext(context -> context.securityContextRepository(sessionTokens))
                 .requestCache(cache -> cache.disable())
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems));
         if (!properties.enabled()) {
@@ -58,7 +66,7 @@ public class SecurityConfiguration {
                     where anyone else can reach the port.
                     ****************************************************************************************""");
             Caller.User everyone = new Caller.User("local-admin", true, Map.of(), null);
-            return http.anonymous(anonymous -> anonymous.principal(everyone)
+            return http.csrf(csrf -> csrf.disable()).anonymous(anonymous -> anonymous.principal(everyone)
                             .authorities(AuthorityUtils.createAuthorityList("ROLE_USER", "ROLE_GLOBAL_ADMIN", "ROLE_AGENT")))
                     .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
                     .build();
@@ -71,6 +79,7 @@ public class SecurityConfiguration {
         return http
                 .authorizeHttpRequests(requests -> requests
                         .requestMatchers(OPEN).permitAll()
+                        .requestMatchers(HttpMethod.GET, Dashboard.PATHS).permitAll()
                         .requestMatchers(HttpMethod.GET, "/agents").hasRole("USER")
                         .requestMatchers("/agents/{agentId}", "/agents/{agentId}/**").access(ownAgentOnly())
                         .requestMatchers("/users/me").hasRole("USER")
@@ -85,6 +94,15 @@ public class SecurityConfiguration {
         JwtAuthenticationProvider provider = new JwtAuthenticationProvider(decoder);
         provider.setJwtAuthenticationConverter(callers);
         return new ProviderManager(provider);
+    }
+
+    /**
+     * A change made with the session cookie, or signing in (so no page can sign a browser into another account); a
+     * bearer request has no cookie to be forged with, and a request with neither is simply unauthenticated (401).
+     */
+    private static boolean needsCsrfToken(HttpServletRequest request) {
+        return !SAFE_METHODS.contains(request.getMethod()) && request.getHeader(HttpHeaders.AUTHORIZATION) == null
+                && (request.getRequestedSessionId() != null || "/session".equals(request.getRequestURI()));
     }
 
     /** The server's own tokens have a prefix no JWT has (a JWT starts with its base64 header, "ey…"). */

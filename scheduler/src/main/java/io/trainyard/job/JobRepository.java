@@ -42,4 +42,17 @@ public interface JobRepository extends JpaRepository<Job, UUID> {
             for update skip locked""", nativeQuery = true)
     List<Job> lockQueued(@Param("backend") String backend, @Param("ageingSeconds") double ageingSeconds,
             @Param("limit") int limit);
+
+    /**
+     * The backend's queued jobs in the order the dispatcher takes them (as {@link #lockQueued}), without locking;
+     * jobs backing off before a retry come last.
+     */
+    @Query(value = """
+            select * from jobs
+            where state = 'QUEUED' and backend = :backend
+            order by (not_before is not null and not_before > now()),
+                priority + extract(epoch from now() - queued_at) / :ageingSeconds desc, queued_at, id
+            limit :limit""", nativeQuery = true)
+    List<Job> queuedInDispatchOrder(@Param("backend") String backend, @Param("ageingSeconds") double ageingSeconds,
+            @Param("limit") int limit);
 }

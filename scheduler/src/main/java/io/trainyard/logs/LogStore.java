@@ -55,7 +55,7 @@ public class LogStore {
     }
 
     /** The highest sequence number stored for the job, 0 if none. */
-    private long lastSeq(UUID jobId) {
+    public long lastSeq(UUID jobId) {
         return jdbc.sql("select coalesce(max(last_seq), 0) from log_chunks where job_id = ?")
                 .param(jobId).query(Long.class).single();
     }

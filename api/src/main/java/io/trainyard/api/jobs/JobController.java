@@ -13,6 +13,7 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.LaunchPlan;
+import io.trainyard.dispatch.DispatchQueue;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobQueries;
 import io.trainyard.job.JobState;
@@ -50,10 +51,12 @@ public class JobController {
     private final JobTransitions transitions;
     private final ProjectAccess access;
     private final Projects projects;
+    private final DispatchQueue queue;
     private final Map<String, Backend> backends = new LinkedHashMap<>();
 
     public JobController(SubmissionService submissions, JobQueries queries, JobTransitions transitions,
-            ProjectAccess access, Projects projects, List<Backend> backends) {
+            ProjectAccess access, Projects projects, DispatchQueue queue, List<Backend> backends) {
+        this.queue = queue;
         this.submissions = submissions;
         this.queries = queries;
         this.transitions = transitions;
@@ -128,6 +131,14 @@ public class JobController {
         return queries.events(id).stream().map(JobEventView::of).toList();
     }
 
+    @GetMapping("/{id}/configs")
+    @Operation(summary = "The task and resource configs the job runs with, as the YAML text stored at submission")
+    public JobConfigsView configs(@PathVariable UUID id) {
+        access.requireJob(id, Role.VIEWER);
+        Job job = queries.get(id);
+        return new JobConfigsView(job.getTaskConfig(), job.getResourceConfig());
+    }
+
     @PostMapping("/{id}/cancel")
     @Audited("job.cancel")
     @Operation(summary = "Cancel a job: at once if queued, else CANCELLING until its processes are gone")
@@ -164,9 +175,13 @@ public class JobController {
         return chosen;
     }
 
-    /** A job of a backend this server does not run (another replica's) has no links here. */
-    private JobView view(Job job) {
+    /**
+     * A job of a backend this server does not run (another replica's) has no links here. A queued job shows its
+     * place in the queue and why it waits.
+     */
+    JobView view(Job job) {
         Backend backend = backends.get(job.getBackend());
-        return JobView.of(job, backend == null ? Map.of() : backend.links(job));
+        DispatchQueue.Waiting waiting = job.getState() == JobState.QUEUED ? queue.of(job.getId()) : null;
+        return JobView.of(job, backend == null ? Map.of() : backend.links(job), waiting);
     }
 }

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
+import io.trainyard.dispatch.DispatchQueue;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobState;
@@ -14,6 +15,8 @@ import io.trainyard.job.Placement;
  *
  * @param links where to look at the run outside Trainyard, by kind (for Vertex AI: {@code vertexConsole},
  *     {@code tensorboard}); empty when there is nothing to link
+ * @param queuePosition for a queued job, its place in its backend's dispatch order (1: taken next); else null
+ * @param waitingReason for a queued job, why it is not running yet; else null
  */
 public record JobView(
         UUID id,
@@ -41,14 +44,17 @@ public record JobView(
         Instant queuedAt,
         Instant startedAt,
         Instant finishedAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        Integer queuePosition,
+        String waitingReason) {
 
-    static JobView of(Job job, Map<String, String> links) {
+    static JobView of(Job job, Map<String, String> links, DispatchQueue.Waiting waiting) {
         return new JobView(job.getId(), job.getProject(), job.getJobName(), job.getState(), job.getBackend(), job.getPriority(),
                 job.getLabels(), job.getAttempt(), job.getFailureCause(), job.getFailureMessage(), job.getExitCode(),
                 job.getSlots(), job.isRequireGpus(), job.getTimeoutSeconds(), job.getNodeId(),
                 job.getPlacement(), job.getOutputs(), links,
                 job.getTaskConfigSource(), job.getResourceConfigSource(), job.getSubmittedBy(), job.getCreatedAt(), job.getQueuedAt(),
-                job.getStartedAt(), job.getFinishedAt(), job.getUpdatedAt());
+                job.getStartedAt(), job.getFinishedAt(), job.getUpdatedAt(),
+                waiting == null ? null : waiting.position(), waiting == null ? null : waiting.reason());
     }
 }

@@ -63,7 +63,7 @@ public class LogController {
         JobQueries.Status status = queries.status(id);
         List<LogLine> lines = store.read(id, after, limit);
         long nextAfter = lines.isEmpty() ? after : lines.getLast().seq();
-        return new LogPageView(lines, nextAfter, status.state());
+        return new LogPageView(lines, nextAfter, status.state(), store.lastSeq(id));
     }
 
     @GetMapping(value = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)

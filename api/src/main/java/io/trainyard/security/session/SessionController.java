@@ -1,0 +1,98 @@
+package io.trainyard.security.session;
+
+import java.util.Map;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.security.Caller;
+import io.trainyard.security.Role;
+import io.trainyard.security.tokens.TokenAuthentication;
+import io.trainyard.validation.InvalidRequestException;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
+import org.springframework.security.oauth2.server.resource.authentication.BearerTokenAuthenticationToken;
+import org.springframework.security.web.csrf.CsrfToken;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The dashboard signs in here: it trades a user's API token for an HttpOnly, SameSite=Strict session cookie, so
+ * the token never has to be kept where page scripts can read it. Requests made with the cookie need the CSRF
+ * token of the {@code XSRF-TOKEN} cookie echoed in an {@code X-XSRF-TOKEN} header when they change anything;
+ * {@code GET /session} hands that cookie out.
+ */
+@RestController
+@RequestMapping("/session")
+@Tag(name = "session", description = "The dashboard's cookie session: sign in with an API token, sign out")
+public class SessionController {
+
+    private final SessionTokens sessions;
+    private final TokenAuthentication tokens;
+
+    public SessionController(SessionTokens sessions, TokenAuthentication tokens) {
+        this.sessions = sessions;
+        this.tokens = tokens;
+    }
+
+    /** A user's API token. */
+    public record SignIn(String token) {
+    }
+
+    /** Who is signed in: the user's name, whether a global admin, its role in each project. */
+    public record SessionView(String name, boolean globalAdmin, Map<String, Role> roles) {
+    }
+
+    @GetMapping
+    @Operation(summary = "Who is signed in (401 when nobody); sets the XSRF-TOKEN cookie for the next sign-in or change")
+    public ResponseEntity<SessionView> current(@Parameter(hidden = true) CsrfToken csrf) {
+        csrf.getToken(); // renders the deferred token, so its cookie goes out with this answer
+        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+        if (authentication != null && authentication.getPrincipal() instanceof Caller.User user) {
+            return ResponseEntity.ok(view(user));
+        }
+        return ResponseEntity.status(HttpStatus.UNAUTHORIZED).build();
+    }
+
+    @PostMapping
+    @Operation(summary = "Sign in with a user's API token: answers the user and sets the session cookie")
+    public SessionView signIn(@RequestBody SignIn signIn, HttpServletRequest request,
+            @Parameter(hidden = true) CsrfToken csrf) {
+        if (signIn == null || signIn.token() == null || signIn.token().isBlank()) {
+            throw new InvalidRequestException("token", "must be a user's API token");
+        }
+        String token = signIn.token().strip();
+        Authentication authentication;
+        try {
+            authentication = tokens.authenticate(new BearerTokenAuthenticationToken(token));
+        } catch (AuthenticationException e) {
+            throw new InvalidRequestException("token", "is unknown, expired or revoked");
+        }
+        if (!(authentication.getPrincipal() instanceof Caller.User user)) {
+            throw new InvalidRequestException("token", "is an agent's token; sign in with a user's token");
+        }
+        sessions.signIn(request, token);
+        csrf.getToken();
+        return view(user);
+    }
+
+    @DeleteMapping
+    @Operation(summary = "Sign out: ends the session")
+    public ResponseEntity<Void> signOut(HttpServletRequest request) {
+        sessions.signOut(request);
+        return ResponseEntity.noContent().build();
+    }
+
+    private static SessionView view(Caller.User user) {
+        return new SessionView(user.name(), user.globalAdmin(), user.roles());
+    }
+}

@@ -1,0 +1,158 @@
+package io.trainyard.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+
+import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The dashboard's session as a browser meets it: a user's token traded for an HttpOnly, SameSite=Strict cookie,
+ * changes with that cookie refused without the CSRF token, the session ended by signing out or by revoking the
+ * token, and bearer clients untouched by any of it.
+ */
+class SessionTest {
+
+    @TempDir
+    static Path dataDir;
+    static RunningServer server;
+    static ApiClient admin;
+
+    @BeforeAll
+    static void start() {
+        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "session-node",
+                "--trainyard.config-roots=" + dataDir);
+        admin = server.api();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    /** A browser: keeps cookies, sends no Authorization header. */
+    static final class Browser {
+        final CookieManager cookies = new CookieManager();
+        final HttpClient http = HttpClient.newBuilder().cookieHandler(cookies).build();
+
+        HttpResponse<String> send(String method, String path, String json, boolean withCsrf) throws IOException, InterruptedException {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(admin.baseUrl() + path))
+                    .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
+                    .header("Content-Type", "application/json");
+            if (withCsrf) {
+                request.header("X-XSRF-TOKEN", cookie("XSRF-TOKEN"));
+            }
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        String cookie(String name) {
+            return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(name))
+                    .map(HttpCookie::getValue).findFirst().orElse("");
+        }
+
+        HttpResponse<String> signIn(String token) throws IOException, InterruptedException {
+            send("GET", "/session", null, false);
+            return send("POST", "/session", ApiClient.JSON.writeValueAsString(Map.of("token", token)), true);
+        }
+    }
+
+    @Test
+    void aTokenIsTradedForAnHttpOnlySameSiteStrictCookieThatAuthenticatesTheApi() throws Exception {
+        Browser browser = new Browser();
+        HttpResponse<String> before = browser.send("GET", "/session", null, false);
+        assertThat(before.statusCode()).isEqualTo(401);
+        assertThat(browser.cookie("XSRF-TOKEN")).isNotEmpty();
+
+        HttpResponse<String> signedIn = browser.signIn(admin.token());
+
+        assertThat(signedIn.statusCode()).isEqualTo(200);
+        assertThat(ApiClient.JSON.readTree(signedIn.body()).get("name").asString()).isEqualTo("admin");
+        String setCookie = signedIn.headers().allValues("Set-Cookie").stream()
+                .filter(value -> value.startsWith("TRAINYARD_SESSION=")).findFirst().orElseThrow();
+        assertThat(setCookie).contains("HttpOnly").contains("SameSite=Strict");
+        assertThat(browser.send("GET", "/jobs", null, false).statusCode()).isEqualTo(200);
+        assertThat(browser.send("GET", "/session", null, false).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aChangeMadeWithTheCookieNeedsTheCsrfToken() throws Exception {
+        Browser browser = new Browser();
+        browser.signIn(admin.token());
+        String submission = ApiClient.JSON.writeValueAsString(JobBodies.job("csrf_probe", "print(1)"));
+
+        HttpResponse<String> forged = browser.send("POST", "/jobs?dryRun=true", submission, false);
+        HttpResponse<String> ours = browser.send("POST", "/jobs?dryRun=true", submission, true);
+
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(ApiClient.JSON.readTree(forged.body()).get("detail").asString()).contains("X-XSRF-TOKEN");
+        assertThat(ours.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void signingInNeedsTheCsrfTokenAndAUsersValidToken() throws Exception {
+        Browser browser = new Browser();
+        browser.send("GET", "/session", null, false);
+        String body = ApiClient.JSON.writeValueAsString(Map.of("token", admin.token()));
+
+        assertThat(browser.send("POST", "/session", body, false).statusCode()).isEqualTo(403);
+        HttpResponse<String> wrong = browser.send("POST", "/session", "{\"token\": \"ty_not-a-token\"}", true);
+        assertThat(wrong.statusCode()).isEqualTo(422);
+        assertThat(wrong.body()).contains("\"field\":\"token\"");
+        assertThat(browser.send("GET", "/jobs", null, false).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void signingOutEndsTheSession() throws Exception {
+        Browser browser = new Browser();
+        browser.signIn(admin.token());
+
+        assertThat(browser.send("DELETE", "/session", null, true).statusCode()).isEqualTo(204);
+
+        assertThat(browser.send("GET", "/jobs", null, false).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void revokingTheTokenEndsItsSessions() throws Exception {
+        JsonNode token = admin.post("/tokens", Map.of("name", "dashboard")).body();
+        Browser browser = new Browser();
+        assertThat(browser.signIn(token.get("token").asString()).statusCode()).isEqualTo(200);
+        assertThat(browser.send("GET", "/jobs", null, false).statusCode()).isEqualTo(200);
+
+        assertThat(admin.delete("/tokens/" + token.get("id").asString()).status()).isEqualTo(204);
+
+        ApiClient.await("the revoked token's session to end",
+                () -> uncheckedStatus(browser, "/jobs") == 401, java.time.Duration.ofSeconds(5));
+    }
+
+    @Test
+    void bearerClientsNeedNoCsrfTokenAndGetNoSession() {
+        ApiClient.Response dryRun = admin.post("/jobs?dryRun=true", JobBodies.job("bearer_probe", "print(1)"));
+
+        assertThat(dryRun.status()).isEqualTo(200);
+        assertThat(dryRun.raw().headers().allValues("Set-Cookie")).noneMatch(value -> value.startsWith("TRAINYARD_SESSION="));
+    }
+
+    private static int uncheckedStatus(Browser browser, String path) {
+        try {
+            return browser.send("GET", path, null, false).statusCode();
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

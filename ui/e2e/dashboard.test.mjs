@@ -1,0 +1,162 @@
+// End-to-end: the dashboard in Debian's Chromium (driven by playwright-core) against a real server on its
+// embedded PostgreSQL, whose local pool runs the real runtime. Screenshots of the main pages go to docs/.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { resolve } from "node:path";
+import { chromium } from "playwright-core";
+import { call, startServer } from "./server.mjs";
+
+const root = resolve(import.meta.dirname, "../..");
+// The demo trains for about a minute on two idle cores; a loaded machine takes many times longer.
+const DEMO_TIMEOUT_MS = Number(process.env.TRAINYARD_E2E_DEMO_TIMEOUT_S ?? 1800) * 1000;
+const docs = (name) => resolve(root, "docs", name);
+let server;
+let browser;
+let page;
+
+before(async () => {
+  // One CPU slot: a second job must wait in the queue while the first runs.
+  server = await startServer(["--trainyard.local.cpu-slots=1"]);
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(30_000);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A job whose trainer sleeps, so it stays RUNNING (or QUEUED behind another) until cancelled. */
+function sleeper(name) {
+  return {
+    jobName: name,
+    taskConfig: `taskMetadata:
+  nodeAnchorBasedLinkPredictionTaskMetadata:
+    supervisionEdgeTypes: []
+featureFlags:
+  should_run_glt_backend: "True"
+sharedConfig:
+  trainedModelMetadata:
+    trainedModelUri: outputs/model.pt
+trainerConfig:
+  command: "python3 -u -c 'import time; print(\\"sleeping\\"); time.sleep(600)'"
+`,
+    resourceConfig: RESOURCE_CONFIG,
+  };
+}
+
+const RESOURCE_CONFIG = `sharedResourceConfig:
+  resourceLabels:
+    cost_resource_group: trainyard-e2e
+  commonComputeConfig:
+    project: local-project
+    region: us-central1
+    tempAssetsBucket: gs://local-temp
+    tempRegionalAssetsBucket: gs://local-temp-regional
+    permAssetsBucket: gs://local-perm
+    tempAssetsBqDatasetName: e2e_temp
+    embeddingBqDatasetName: e2e_embeddings
+    gcpServiceAccountEmail: trainer@local-project.iam.gserviceaccount.com
+    dataflowRunner: DirectRunner
+trainerResourceConfig:
+  localTrainerConfig:
+    numWorkers: 1
+`;
+
+test("signs in with a token; the session cookie is HttpOnly, so page scripts never see a credential", async () => {
+  await page.goto(server.url + "/");
+  await page.getByLabel("API token").fill(server.token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("link", { name: "Submit" }).waitFor();
+  assert.equal(await page.evaluate(() => document.cookie.includes("TRAINYARD_SESSION")), false);
+  assert.equal(await page.evaluate(() => JSON.stringify(localStorage).includes("ty_")), false);
+  const cookies = await page.context().cookies();
+  const session = cookies.find((c) => c.name === "TRAINYARD_SESSION");
+  assert.ok(session?.httpOnly);
+  assert.equal(session.sameSite, "Strict");
+});
+
+test("a bad config shows the field error at the line of the field", async () => {
+  await page.getByRole("link", { name: "Submit" }).click();
+  await page.getByLabel("Job name").fill("bad_config");
+  await page.getByLabel("Upload resourceConfig").setInputFiles(resolve(root, "examples/link-prediction/resource_config.yaml"));
+  const bad = "graphMetadata:\n  nodeTypes: [user]\ntrainerConfig:\n  command: python -m trainyard_runtime.train\n  trainerArgs:\n    lr: '0.1'\n";
+  await page.getByLabel("Upload taskConfig").setInputFiles({ name: "task_config.yaml", mimeType: "text/yaml", buffer: Buffer.from(bad) });
+  await page.getByRole("button", { name: "Submit", exact: true }).click();
+  const error = page.locator(".line-errors li", { hasText: "taskConfig.trainerConfig" }).first();
+  await error.waitFor();
+  assert.match(await error.textContent(), /^line 3: taskConfig\.trainerConfig/);
+  await page.locator(".cm-lintRange-error").first().waitFor();
+  await page.screenshot({ path: docs("dashboard-submit-error.png") });
+});
+
+test("submits the demo job from the Submit page, follows its live log, searches it and sees it succeed", async () => {
+  await page.getByRole("link", { name: "Submit" }).click();
+  await page.getByLabel("Job name").fill("demo_link_prediction");
+  await page.getByLabel("Labels").fill("purpose=demo");
+  await page.getByLabel("Upload taskConfig").setInputFiles(resolve(root, "examples/link-prediction/task_config.yaml"));
+  await page.getByLabel("Upload resourceConfig").setInputFiles(resolve(root, "examples/link-prediction/resource_config.yaml"));
+  await page.getByRole("button", { name: "Preview launch plan" }).click();
+  assert.match(await page.getByTestId("launch-plan").textContent(), /trainyard_runtime\.train/);
+  await page.getByRole("button", { name: "Submit", exact: true }).dblclick();
+  await page.waitForURL(/\/ui\/jobs\/[0-9a-f-]{36}$/);
+  const id = page.url().split("/").at(-1);
+
+  // The log follows live: lines arrive while the job runs.
+  await page.getByTestId("log-status").filter({ hasText: /[1-9][\d,]* lines · live/ }).waitFor({ timeout: 180_000 });
+  await page.getByTestId("log-status").filter({ hasText: "ended SUCCEEDED" }).waitFor({ timeout: DEMO_TIMEOUT_MS });
+  await page.locator(".chip", { hasText: "SUCCEEDED" }).first().waitFor();
+
+  await page.getByLabel("Search the log").fill("epoch");
+  await page.getByRole("button", { name: "Next match" }).click();
+  await page.locator(".log-line.current mark").first().waitFor();
+  assert.match(await page.locator(".search-note").textContent(), /^line \d+/);
+  await page.screenshot({ path: docs("dashboard-job-log.png") });
+
+  // A double click submitted once: the Idempotency-Key was the same.
+  const jobs = await call(server, "GET", "/jobs?namePrefix=demo_link_prediction");
+  assert.equal(jobs.jobs.length, 1);
+  assert.equal(jobs.jobs[0].id, id);
+});
+
+test("shows the pool and the queue, cancels a running job, and bulk-cancels a queued one", async () => {
+  const running = await call(server, "POST", "/jobs", sleeper("sleeper_running"));
+  await waitFor(async () => (await call(server, "GET", `/jobs/${running.id}`)).state === "RUNNING");
+  const queued = await call(server, "POST", "/jobs", sleeper("sleeper_queued"));
+
+  await page.getByRole("link", { name: "Pool" }).click();
+  await page.locator(".agent .chip", { hasText: "ACTIVE" }).first().waitFor();
+  await page.locator(".agent", { hasText: "sleeper_running" }).waitFor();
+  await page.screenshot({ path: docs("dashboard-pool.png") });
+
+  await page.getByRole("link", { name: "Queue" }).click();
+  const queuedRow = page.getByTestId("queued-job").filter({ hasText: "sleeper_queued" });
+  await queuedRow.waitFor();
+  assert.match(await queuedRow.locator(".reason").textContent(), /needs 1 CPU slot\(s\) on one host/);
+  await page.screenshot({ path: docs("dashboard-queue.png") });
+
+  await page.getByRole("link", { name: "Jobs" }).click();
+  await page.locator(".grid-row", { hasText: "sleeper_queued" }).waitFor();
+  await page.screenshot({ path: docs("dashboard-jobs.png") });
+
+  await page.getByRole("link", { name: "sleeper_running" }).click();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click();
+  await page.locator(".job-head .chip", { hasText: "CANCELLED" }).waitFor({ timeout: 60_000 });
+
+  await page.getByRole("link", { name: "Jobs" }).click();
+  await page.getByLabel("Select sleeper_queued").check();
+  await page.getByRole("button", { name: "Cancel 1 selected" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click();
+  await page.locator(".grid-row", { hasText: "sleeper_queued" }).locator(".chip", { hasText: "CANCELLED" }).waitFor({ timeout: 60_000 });
+  assert.match((await call(server, "GET", `/jobs/${queued.id}`)).state, /CANCELL/);
+});
+
+async function waitFor(condition, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
