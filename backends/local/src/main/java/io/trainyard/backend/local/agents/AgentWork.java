@@ -68,7 +68,7 @@ public class AgentWork {
                         logStore.readPositions(job.getId(), job.getAttempt()),
                         shippedLogs.lastBatch(job.getId(), job.getAttempt())))
                 .toList();
-        return new Registered(epoch, properties.heartbeatInterval().toMillis(), known);
+        return new Registered(epoch, properties.heartbeatInterval().toMillis(), known, properties.lease().toMillis());
     }
 
     /**
