@@ -38,12 +38,13 @@ import org.slf4j.LoggerFactory;
  * directory is stale and killed. If the server says this agent's epoch is stale (its lease ran out and its
  * jobs were failed), it kills every run and registers anew.
  *
- * <p>Self-fencing: an agent that has heard nothing at all from any server (not even an error answer) for
- * its lease less one heartbeat interval, counted from the last heartbeat the server took, kills its runs
- * itself. The server cannot declare it lost sooner than a lease after that heartbeat, so when it starts the
- * job elsewhere the old trainer is already gone, even if this host is cut off and never hears the 409. A
- * server that answers, even 503 (its database is away), keeps the runs going: it will not declare anyone
- * lost until it has had the database for a full lease again.
+ * <p>Self-fencing: an agent that has heard nothing at all from any server's host (no answer of any status,
+ * no refused connection) for its lease less one heartbeat interval, counted from the last heartbeat the server
+ * took, kills its runs itself. The server cannot declare it lost sooner than a lease after that heartbeat, so
+ * when it starts the job elsewhere the old trainer is already gone, even if this host is cut off and never
+ * hears the 409. A server that answers, even 503 (its database is away), or a host that refuses the connection
+ * (the server is restarting) keeps the runs going: neither declares anyone lost until it has had the database
+ * for a full lease.
  */
 public final class HostAgent {
 
@@ -150,7 +151,7 @@ public final class HostAgent {
                 long limit = currentLease.minus(heartbeatInterval).toNanos();
                 long now = System.nanoTime();
                 if (now - lastRenewalSentNanos >= limit && now - server.lastAnswerNanos() >= limit) {
-                    log.warn("Agent {} has heard from no server for {} s (its lease is {} s): killing its {} run(s) "
+                    log.warn("Agent {} has heard from no server's host for {} s (its lease is {} s): killing its {} run(s) "
                             + "itself, before the server may declare it lost and start them elsewhere", settings.agentId(),
                             (now - server.lastAnswerNanos()) / 1_000_000_000, currentLease.toSeconds(), runs.size());
                     epoch = 0;

@@ -1,6 +1,9 @@
 package io.trainyard.agent.connection;
 
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -38,6 +41,7 @@ public final class ServerConnection {
     private static final Logger log = LoggerFactory.getLogger(ServerConnection.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    private static final int HOST_PROBE_TIMEOUT_MILLIS = 1_000;
     private static final long FIRST_RETRY_DELAY_MILLIS = 100;
     private static final long MAX_RETRY_DELAY_MILLIS = 5_000;
 
@@ -55,9 +59,33 @@ public final class ServerConnection {
         this.authorization = "Bearer " + token;
     }
 
-    /** When a server last answered anything at all (even an error): while one answers, the agent is not cut off. */
+    /**
+     * When a server's host last answered anything at all: an HTTP answer of any status, or a refused connection
+     * (the host is up and no server listens: it is restarting, and a server that is not running declares nobody
+     * lost). While one answers, the agent is not cut off; only silence (timeouts, no route) means a partition.
+     */
     public long lastAnswerNanos() {
         return lastAnswerNanos;
+    }
+
+    /**
+     * Whether the server's host answered a failed connect, by refusing it. The HTTP client's exception does not
+     * say (no message), so a plain socket asks again: a refusal, or a connection, is an answer; a timeout or no
+     * route to the host is silence.
+     */
+    private static boolean hostAnswered(URI uri, IOException failure) {
+        if (!(failure instanceof ConnectException)) {
+            return false;
+        }
+        int port = uri.getPort() != -1 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
+        try (Socket probe = new Socket()) {
+            probe.connect(new InetSocketAddress(uri.getHost(), port), HOST_PROBE_TIMEOUT_MILLIS);
+            return true;
+        } catch (ConnectException e) {
+            return e.getMessage() != null && e.getMessage().contains("Connection refused");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Something that must reach the server: a report of what really happened to a run. */
@@ -129,6 +157,9 @@ public final class ServerConnection {
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
+            if (hostAnswered(request.uri(), e)) {
+                lastAnswerNanos = System.nanoTime();
+            }
             nextServerAfter(server);
             throw e;
         }

@@ -25,6 +25,7 @@ public class AgentReaper extends BackgroundLoop {
     private final AgentRegistry registry;
     private final AgentProperties properties;
     private final DatabaseConnectivity database;
+    private volatile long startedNanos;
 
     public AgentReaper(AgentRegistry registry, AgentProperties properties, DatabaseConnectivity database) {
         super("agent-reaper");
@@ -33,10 +34,16 @@ public class AgentReaper extends BackgroundLoop {
         this.database = database;
     }
 
+    /** Runs once the server listens (the web server starts in an earlier phase): agents can heartbeat from now. */
+    @Override
+    protected void beforeFirstStep() {
+        startedNanos = System.nanoTime();
+    }
+
     @Override
     protected void step() throws InterruptedException {
         try {
-            if (database.upFor(properties.lease())) {
+            if (System.nanoTime() - startedNanos >= properties.lease().toNanos() && database.upFor(properties.lease())) {
                 registry.reapExpired();
             }
         } catch (RuntimeException e) {
