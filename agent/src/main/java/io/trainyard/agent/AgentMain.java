@@ -32,7 +32,8 @@ public final class AgentMain {
 
     static final String USAGE = """
             usage: agent.sh --server=URL [--token=T] [options]
-              --server=URL              the Trainyard server (default http://127.0.0.1:8080)
+              --server=URL[,URL...]     the Trainyard server, or several replicas of it, tried in turn when one
+                                        fails (default http://127.0.0.1:8080)
               --token=T                 this agent's token, made for its agent id by a global admin
                                         (POST /agent-tokens; default: $TRAINYARD_AGENT_TOKEN)
               --agent-id=NAME           this agent's name in the pool (default: the host name)
@@ -99,14 +100,15 @@ public final class AgentMain {
         if (token == null || token.isBlank()) {
             throw new IllegalArgumentException("the agent needs its agent token (POST /agent-tokens on the server, by a global admin): --token or TRAINYARD_AGENT_TOKEN");
         }
-        URI server = URI.create(remaining.getOrDefault("server", "http://127.0.0.1:8080"));
+        List<URI> servers = Arrays.stream(remaining.getOrDefault("server", "http://127.0.0.1:8080").split(","))
+                .map(String::strip).filter(url -> !url.isEmpty()).map(URI::create).toList();
         String agentId = remaining.getOrDefault("agent-id", Registration.localHostName());
         Path dataDir = Path.of(remaining.getOrDefault("data-dir", ".trainyard-agent")).toAbsolutePath().normalize();
         int cpuSlots = Integer.parseInt(remaining.getOrDefault("cpu-slots", Integer.toString(Runtime.getRuntime().availableProcessors())));
         List<Gpu> gpus = remaining.containsKey("simulated-gpus")
                 ? simulatedGpus(Integer.parseInt(remaining.get("simulated-gpus")))
                 : GpuDiscovery.discover(remaining.getOrDefault("nvidia-smi", "nvidia-smi"));
-        AgentSettings settings = new AgentSettings(server, token, agentId, Registration.localHostName(), dataDir, gpus, cpuSlots,
+        AgentSettings settings = new AgentSettings(servers, token, agentId, Registration.localHostName(), dataDir, gpus, cpuSlots,
                 remaining.getOrDefault("python", "python3"),
                 duration("cancel-grace-period", remaining.getOrDefault("cancel-grace-period", "10s")),
                 remaining.getOrDefault("master-addr", "127.0.0.1"),

@@ -13,6 +13,7 @@ import io.trainyard.protocol.Gpu;
  * How an agent runs: the server it reports to and its token, its name and host, where its jobs' folders
  * live, its inventory, and how it runs trainers.
  *
+ * @param servers the server's replicas (one or more), tried in turn when one fails
  * @param agentId the agent's name in the pool; the node id that jobs placed on it carry
  * @param gpus this host's GPUs (from {@code nvidia-smi}, or simulated for tests); none: it offers CPU slots
  * @param cpuSlots trainer processes it runs at once when it has no GPUs
@@ -23,7 +24,7 @@ import io.trainyard.protocol.Gpu;
  *     away) before the oldest unread part is skipped, with a marker line saying so
  * @param trainerPath folders put first on the trainers' PATH (the environment trainers run in)
  */
-public record AgentSettings(URI server, String token, String agentId, String host, Path dataDir, List<Gpu> gpus,
+public record AgentSettings(List<URI> servers, String token, String agentId, String host, Path dataDir, List<Gpu> gpus,
         int cpuSlots, String python, Duration cancelGracePeriod, String masterAddr, long maxLogBacklogBytes,
         List<Path> trainerPath) {
 

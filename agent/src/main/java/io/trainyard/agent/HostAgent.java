@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
+import io.trainyard.agent.connection.Backoff;
 import io.trainyard.agent.connection.ServerConnection;
 import io.trainyard.agent.connection.StaleRunException;
 import io.trainyard.agent.run.AgentRun;
@@ -36,49 +37,73 @@ import org.slf4j.LoggerFactory;
  * re-attaches to the runs the server still has for it; any other trainer process left in its data
  * directory is stale and killed. If the server says this agent's epoch is stale (its lease ran out and its
  * jobs were failed), it kills every run and registers anew.
+ *
+ * <p>Self-fencing: an agent that has heard nothing at all from any server's host (no answer of any status,
+ * no refused connection) for its lease less one heartbeat interval, counted from the last heartbeat the server
+ * took, kills its runs itself. The server cannot declare it lost sooner than a lease after that heartbeat, so
+ * when it starts the job elsewhere the old trainer is already gone, even if this host is cut off and never
+ * hears the 409. A server that answers, even 503 (its database is away), or a host that refuses the connection
+ * (the server is restarting) keeps the runs going: neither declares anyone lost until it has had the database
+ * for a full lease.
  */
 public final class HostAgent {
 
     private static final Logger log = LoggerFactory.getLogger(HostAgent.class);
-    private static final long RETRY_MILLIS = 1_000;
+    private static final long FIRST_RETRY_MILLIS = 250;
+    private static final long MAX_RETRY_MILLIS = 2_000;
+    private static final long FENCE_CHECK_MILLIS = 200;
 
     private final AgentSettings settings;
     private final RunSettings runSettings;
     private final ServerConnection server;
     private final Supervisor supervisor;
     private final Map<UUID, AgentRun> runs = new ConcurrentHashMap<>();
-    private long epoch;
-    private Duration heartbeatInterval = Duration.ofSeconds(2);
+    private volatile long epoch;
+    private volatile Duration heartbeatInterval = Duration.ofSeconds(2);
+    private volatile Duration lease;
+    private volatile long lastRenewalSentNanos = System.nanoTime();
     private Thread thread;
+    private Thread fence;
 
     public HostAgent(AgentSettings settings) throws IOException {
         this.settings = settings;
         this.runSettings = settings.runSettings();
-        this.server = new ServerConnection(settings.server(), settings.agentId(), settings.token());
+        this.server = new ServerConnection(settings.servers(), settings.agentId(), settings.token());
         this.supervisor = Supervisor.install(settings.dataDir(), settings.python());
     }
 
     public void start() {
         log.info("Agent {} on {}: {} GPU(s), {} CPU slot(s), reporting to {}", settings.agentId(), settings.host(),
-                settings.gpus().size(), settings.cpuSlots(), settings.server());
+                settings.gpus().size(), settings.cpuSlots(), settings.servers());
         thread = Thread.ofPlatform().name("agent-" + settings.agentId()).start(this::loop);
+        fence = Thread.ofPlatform().daemon().name("agent-fence-" + settings.agentId()).start(this::fenceLoop);
     }
 
     /** Stops heartbeating and following runs; the trainers keep running for the next start to re-attach. */
     public void stop() throws InterruptedException {
+        fence.interrupt();
         thread.interrupt();
         thread.join();
         runs.values().forEach(AgentRun::leave);
     }
 
     private void loop() {
+        Backoff backoff = new Backoff(FIRST_RETRY_MILLIS, MAX_RETRY_MILLIS);
+        int failures = 0;
         try {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     if (epoch == 0) {
                         register();
                     }
+                    long sent = System.nanoTime();
                     handle(server.heartbeat(heartbeat(), heartbeatInterval));
+                    lastRenewalSentNanos = sent;
+                    if (failures > 0) {
+                        log.warn("Agent {} reaches the server again after {} failed tries", settings.agentId(), failures);
+                        failures = 0;
+                        backoff.reset();
+                    }
                 } catch (StaleRunException e) {
                     log.warn("Agent {} epoch {} is stale ({}); killing its runs and registering again. If this "
                             + "repeats, another agent runs with --agent-id={}", settings.agentId(), epoch, e.getMessage(),
@@ -86,8 +111,11 @@ public final class HostAgent {
                     runs.values().forEach(AgentRun::killAsStale);
                     epoch = 0;
                 } catch (IOException e) {
-                    log.warn("Agent {} cannot reach the server: {}", settings.agentId(), e.toString());
-                    Thread.sleep(RETRY_MILLIS);
+                    // Once per incident: the runs go on and their reports wait; retried with backoff and jitter.
+                    if (failures++ == 0) {
+                        log.warn("Agent {} cannot reach the server; its runs go on, retrying: {}", settings.agentId(), e.toString());
+                    }
+                    backoff.pause();
                 }
             }
         } catch (InterruptedException e) {
@@ -96,15 +124,42 @@ public final class HostAgent {
     }
 
     private void register() throws IOException, InterruptedException {
+        long sent = System.nanoTime();
         Registered registered = server.register(new Registration(settings.host(), settings.gpus(), settings.cpuSlots()));
-        epoch = registered.epoch();
+        lastRenewalSentNanos = sent;
         heartbeatInterval = Duration.ofMillis(registered.heartbeatIntervalMillis());
+        lease = registered.leaseMillis() == null ? null : Duration.ofMillis(registered.leaseMillis());
+        epoch = registered.epoch();
         log.info("Agent {} registered: epoch {}, {} run(s) to re-attach", settings.agentId(), epoch, registered.runs().size());
         killStrays(registered.runs());
         for (KnownRun known : registered.runs()) {
             AgentRun run = newRun(known.jobId(), known.attempt());
             runs.put(known.jobId(), run);
             run.reattach(known);
+        }
+    }
+
+    /** Looks five times a second whether this agent must fence itself off (see the class comment). */
+    private void fenceLoop() {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(FENCE_CHECK_MILLIS);
+                Duration currentLease = lease;
+                if (currentLease == null || epoch == 0 || runs.isEmpty()) {
+                    continue;
+                }
+                long limit = currentLease.minus(heartbeatInterval).toNanos();
+                long now = System.nanoTime();
+                if (now - lastRenewalSentNanos >= limit && now - server.lastAnswerNanos() >= limit) {
+                    log.warn("Agent {} has heard from no server's host for {} s (its lease is {} s): killing its {} run(s) "
+                            + "itself, before the server may declare it lost and start them elsewhere", settings.agentId(),
+                            (now - server.lastAnswerNanos()) / 1_000_000_000, currentLease.toSeconds(), runs.size());
+                    epoch = 0;
+                    runs.values().forEach(AgentRun::killAsStale);
+                }
+            }
+        } catch (InterruptedException e) {
+            // stopping
         }
     }
 

@@ -3,6 +3,7 @@ package io.trainyard.server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.List;
 
 import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.AgentSettings;
@@ -50,7 +51,7 @@ class EmbeddedAgent implements SmartLifecycle {
         URI serverUri = URI.create("http://" + loopbackOr(address) + ":" + server.getWebServer().getPort());
         ApiTokens.Created token = tokens.createForAgent(trainyard.nodeId(), TOKEN_NAME, null, "server");
         tokens.revokeAgentTokensNamed(trainyard.nodeId(), TOKEN_NAME, token.token().id());
-        AgentSettings settings = new AgentSettings(serverUri, token.secret(), trainyard.nodeId(), Registration.localHostName(),
+        AgentSettings settings = new AgentSettings(List.of(serverUri), token.secret(), trainyard.nodeId(), Registration.localHostName(),
                 trainyard.dataDir(), GpuDiscovery.discover(local.nvidiaSmi()), local.cpuSlots(), local.python(),
                 local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes(), local.trainerPath());
         try {

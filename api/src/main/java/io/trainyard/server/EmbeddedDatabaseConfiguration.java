@@ -10,7 +10,6 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.trainyard.TrainyardProperties;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
@@ -19,7 +18,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * With no {@code spring.datasource.url}, the server runs a real PostgreSQL of its own (zonky's embedded
- * binaries) under {@code <dataDir>/postgres}, kept across restarts, so one command runs everything.
+ * binaries) under {@code <dataDir>/postgres}, kept across restarts and started again if it dies (see
+ * {@link EmbeddedDatabase}), so one command runs everything.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnExpression("'${spring.datasource.url:}'.isEmpty()")
@@ -28,24 +28,21 @@ class EmbeddedDatabaseConfiguration {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabaseConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    EmbeddedPostgres embeddedPostgres(TrainyardProperties properties) throws IOException {
+    EmbeddedDatabase embeddedDatabase(TrainyardProperties properties) throws IOException {
         Path dataDirectory = properties.dataDir().resolve("postgres");
         Files.createDirectories(dataDirectory.getParent());
         stopOrphanedServer(dataDirectory);
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
-                .setDataDirectory(dataDirectory)
-                .setCleanDataDirectory(false)
-                .setServerConfig("max_connections", "200")
-                .start();
-        log.info("Embedded PostgreSQL on port {} with data in {}", postgres.getPort(), dataDirectory);
+        EmbeddedDatabase postgres = EmbeddedDatabase.start(dataDirectory);
+        log.info("Embedded PostgreSQL on port {} with data in {}", postgres.port(), dataDirectory);
         return postgres;
     }
 
     @Bean
-    DataSource dataSource(EmbeddedPostgres postgres) {
+    DataSource dataSource(EmbeddedDatabase postgres) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
+        config.setJdbcUrl(postgres.jdbcUrl());
         config.setMaximumPoolSize(20);
+        config.setConnectionTimeout(2_000);
         config.setPoolName("embedded-postgres");
         return new HikariDataSource(config);
     }

@@ -20,7 +20,8 @@ public final class RunningServer implements AutoCloseable {
     private RunningServer(ConfigurableApplicationContext context, Path dataDir) {
         this.context = context;
         int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-        this.api = ServerProcess.client("http://127.0.0.1:" + port, dataDir);
+        String address = context.getEnvironment().getProperty("server.address", "127.0.0.1");
+        this.api = ServerProcess.client("http://" + address + ":" + port, dataDir);
     }
 
     /**

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import io.trainyard.BackgroundLoop;
 import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.Backend;
+import io.trainyard.database.DatabaseFailures;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
 import io.trainyard.gigl.TaskConfig;
@@ -100,8 +101,12 @@ public class Dispatcher extends BackgroundLoop {
             wakeUps.tryAcquire(properties.dispatchPollInterval().toMillis(), TimeUnit.MILLISECONDS);
             wakeUps.drainPermits();
         } catch (RuntimeException e) {
-            // The database may be away; keep the loop alive and try again after a pause.
-            log.warn("Dispatch pass failed: {}", e.toString());
+            // The database may be away (DatabaseConnectivity says so once); keep the loop alive and try again.
+            if (DatabaseFailures.isUnreachable(e)) {
+                log.debug("Dispatch pass failed: {}", e.toString());
+            } else {
+                log.warn("Dispatch pass failed: {}", e.toString());
+            }
             Thread.sleep(1_000);
         }
     }

@@ -228,6 +228,11 @@ public class Job {
         return new JobEvent(id, attempt, previous, next, cause, message, now);
     }
 
+    /** An event that changes nothing: something the control plane saw happen to the running attempt. */
+    JobEvent note(String message, Instant now) {
+        return new JobEvent(id, attempt, state, state, null, message, now);
+    }
+
     /** Starts a new attempt of an ended job: same id, attempt + 1, back in the queue. */
     JobEvent requeueForRetry(Instant now) {
         return requeueForRetry(now, null, "retry requested: attempt " + (attempt + 1));

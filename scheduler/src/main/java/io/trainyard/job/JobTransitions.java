@@ -114,6 +114,15 @@ public class JobTransitions {
         return current.isPresent();
     }
 
+    /**
+     * Appends an event that keeps the state (from = to) to the attempt's history, when the attempt is still
+     * current and active: what the control plane saw happen around it, such as a database outage.
+     */
+    @Transactional
+    public void note(UUID id, int attempt, String message) {
+        lockAttempt(id, attempt).ifPresent(job -> events.save(job.note(message, clock.instant())));
+    }
+
     /** Cancels a job: at once when it has not started, else asks its backend to stop it (CANCELLING). */
     @Transactional
     public Job cancel(UUID id) {

@@ -3,6 +3,7 @@ package io.trainyard.job;
 import java.util.UUID;
 import java.util.function.Supplier;
 
+import io.trainyard.database.DatabaseFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,9 @@ public final class RetriedStateChange {
             try {
                 return change.get();
             } catch (RuntimeException e) {
-                log.warn("Could not record a state change of job {} yet: {}", jobId, e.toString());
+                if (!DatabaseFailures.isUnreachable(e)) {
+                    log.warn("Could not record a state change of job {} yet: {}", jobId, e.toString());
+                }
                 Thread.sleep(backoff);
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
             }

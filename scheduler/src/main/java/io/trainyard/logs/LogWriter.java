@@ -5,6 +5,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.trainyard.BackgroundLoop;
+import io.trainyard.database.DatabaseFailures;
 import io.trainyard.protocol.LineQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,9 @@ public class LogWriter extends BackgroundLoop {
                 open.remove(sink);
                 return;
             } catch (RuntimeException e) {
-                log.warn("Could not store the last log lines of job {} yet: {}", sink.jobId(), e.toString());
+                if (!DatabaseFailures.isUnreachable(e)) {
+                    log.warn("Could not store the last log lines of job {} yet: {}", sink.jobId(), e.toString());
+                }
                 Thread.sleep(backoff);
                 backoff = Math.min(backoff * 2, 5_000);
             }
@@ -77,7 +80,10 @@ public class LogWriter extends BackgroundLoop {
                     // keep going
                 }
             } catch (RuntimeException e) {
-                log.warn("Storing log lines of job {} failed, will retry: {}", sink.jobId(), e.toString());
+                // The database being away is said once, by DatabaseConnectivity; the lines wait in the sink.
+                if (!DatabaseFailures.isUnreachable(e)) {
+                    log.warn("Storing log lines of job {} failed, will retry: {}", sink.jobId(), e.toString());
+                }
             }
         }
         Thread.sleep(FLUSH_INTERVAL_MILLIS);

@@ -47,15 +47,21 @@ public class JobMetrics {
         }
     }
 
+    /** NaN while the database cannot be counted: one failed try per TTL, not one per state and scrape. */
     private double count(JobState state) {
         if (System.currentTimeMillis() - countedAt > COUNT_TTL_MILLIS) {
             Map<JobState, Long> fresh = new EnumMap<>(JobState.class);
-            jdbc.sql("select state, count(*) from jobs group by state")
-                    .query((rs, row) -> fresh.put(JobState.valueOf(rs.getString(1)), rs.getLong(2)))
-                    .list();
-            counts = fresh;
+            try {
+                jdbc.sql("select state, count(*) from jobs group by state")
+                        .query((rs, row) -> fresh.put(JobState.valueOf(rs.getString(1)), rs.getLong(2)))
+                        .list();
+                counts = fresh;
+            } catch (RuntimeException e) {
+                counts = null;
+            }
             countedAt = System.currentTimeMillis();
         }
-        return counts.getOrDefault(state, 0L);
+        Map<JobState, Long> known = counts;
+        return known == null ? Double.NaN : known.getOrDefault(state, 0L);
     }
 }

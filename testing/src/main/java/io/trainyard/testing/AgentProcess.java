@@ -47,6 +47,18 @@ public final class AgentProcess implements AutoCloseable {
         return new AgentProcess(TestJvm.startJar(dataDir.resolve("agent.log"), agentJar(), arguments));
     }
 
+    /**
+     * Starts an agent with a token of its own on another host: a command prefix such as {@code ip netns exec h}
+     * (see {@link NetworkNamespaces}); it offers CPU slots only.
+     */
+    public static AgentProcess startOn(List<String> host, ApiClient admin, String agentId, Path dataDir,
+            String... extraArguments) throws IOException {
+        List<String> arguments = new ArrayList<>(List.of("--server=" + admin.baseUrl(), "--token=" + tokenFor(admin, agentId),
+                "--agent-id=" + agentId, "--data-dir=" + dataDir, "--cancel-grace-period=2s"));
+        arguments.addAll(List.of(extraArguments));
+        return new AgentProcess(TestJvm.startJarOn(host, dataDir.resolve("agent.log"), agentJar(), arguments));
+    }
+
     /** A new agent token for {@code agentId}, made by a global admin. */
     public static String tokenFor(ApiClient admin, String agentId) {
         ApiClient.Response created = admin.post("/agent-tokens", Map.of("agentId", agentId));

@@ -46,6 +46,12 @@ public final class ServerProcess implements AutoCloseable {
         return client(baseUrl, dataDir);
     }
 
+    /** SIGTERM: the server shuts down as an orchestrator stops it (a rolling restart), and is waited for. */
+    public void stop() throws InterruptedException {
+        process.destroy();
+        process.waitFor();
+    }
+
     /** SIGKILL: the server dies mid-flight, without shutting anything down. */
     public void kill() throws InterruptedException {
         TestJvm.kill(process);

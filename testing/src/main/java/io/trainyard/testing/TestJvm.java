@@ -23,12 +23,21 @@ public final class TestJvm {
 
     /** A runnable jar in a JVM of its own. */
     public static Process startJar(Path logFile, Path jar, List<String> arguments) throws IOException {
-        return run(logFile, List.of("-jar", jar.toString()), arguments);
+        return startJarOn(List.of(), logFile, jar, arguments);
+    }
+
+    /** A runnable jar in a JVM of its own, started by the words {@code host} (e.g. {@code ip netns exec h}). */
+    public static Process startJarOn(List<String> host, Path logFile, Path jar, List<String> arguments) throws IOException {
+        return run(host, logFile, List.of("-jar", jar.toString()), arguments);
     }
 
     private static Process run(Path logFile, List<String> what, List<String> arguments) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m"));
+        return run(List.of(), logFile, what, arguments);
+    }
+
+    private static Process run(List<String> host, Path logFile, List<String> what, List<String> arguments) throws IOException {
+        List<String> command = new ArrayList<>(host);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));
         command.addAll(what);
         command.addAll(arguments);
         Files.createDirectories(logFile.getParent());

@@ -1,6 +1,9 @@
 package io.trainyard.agent.connection;
 
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -8,7 +11,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.trainyard.protocol.Ended;
 import io.trainyard.protocol.Heartbeat;
@@ -29,23 +34,60 @@ import tools.jackson.databind.json.JsonMapper;
  * The agent's side of the agent protocol ({@link io.trainyard.protocol}): JSON over HTTP with the agent
  * token. A 409 answer means this agent process or the run is stale ({@link StaleRunException}); anything
  * else that is not a success (the server is away, restarting, failing) is an {@link IOException}, and the
- * reports that must arrive are retried by {@link #untilDelivered}.
+ * reports that must arrive are retried by {@link #untilDelivered}. An agent may be given several replicas of
+ * the server: after a failure (no answer, or a 5xx such as a replica that lost its database) the next call
+ * goes to the next one.
  */
 public final class ServerConnection {
 
     private static final Logger log = LoggerFactory.getLogger(ServerConnection.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    private static final int HOST_PROBE_TIMEOUT_MILLIS = 1_000;
+    private static final long FIRST_RETRY_DELAY_MILLIS = 100;
     private static final long MAX_RETRY_DELAY_MILLIS = 5_000;
 
-    private final URI agentUri;
+    private final List<URI> agentUris;
     private final String authorization;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final AtomicInteger current = new AtomicInteger();
+    private volatile long lastAnswerNanos = System.nanoTime();
 
-    public ServerConnection(URI server, String agentId, String token) {
-        String base = server.toString().endsWith("/") ? server.toString() : server + "/";
-        this.agentUri = URI.create(base + "agents/" + URLEncoder.encode(agentId, StandardCharsets.UTF_8));
+    public ServerConnection(List<URI> servers, String agentId, String token) {
+        this.agentUris = servers.stream().map(server -> {
+            String base = server.toString().endsWith("/") ? server.toString() : server + "/";
+            return URI.create(base + "agents/" + URLEncoder.encode(agentId, StandardCharsets.UTF_8));
+        }).toList();
         this.authorization = "Bearer " + token;
+    }
+
+    /**
+     * When a server's host last answered anything at all: an HTTP answer of any status, or a refused connection
+     * (the host is up and no server listens: it is restarting, and a server that is not running declares nobody
+     * lost). While one answers, the agent is not cut off; only silence (timeouts, no route) means a partition.
+     */
+    public long lastAnswerNanos() {
+        return lastAnswerNanos;
+    }
+
+    /**
+     * Whether the server's host answered a failed connect, by refusing it. The HTTP client's exception does not
+     * say (no message), so a plain socket asks again: a refusal, or a connection, is an answer; a timeout or no
+     * route to the host is silence.
+     */
+    private static boolean hostAnswered(URI uri, IOException failure) {
+        if (!(failure instanceof ConnectException)) {
+            return false;
+        }
+        int port = uri.getPort() != -1 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
+        try (Socket probe = new Socket()) {
+            probe.connect(new InetSocketAddress(uri.getHost(), port), HOST_PROBE_TIMEOUT_MILLIS);
+            return true;
+        } catch (ConnectException e) {
+            return e.getMessage() != null && e.getMessage().contains("Connection refused");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Something that must reach the server: a report of what really happened to a run. */
@@ -54,23 +96,27 @@ public final class ServerConnection {
     }
 
     /**
-     * Sends until the server takes it, waiting longer after each failure (up to 5 s): the server may be
-     * restarting or the database away, and the run's facts must not be lost.
+     * Sends until the server takes it, waiting longer after each failure (up to 5 s, with jitter): the server
+     * may be restarting or the database away (503), and the run's facts must not be lost.
      *
      * @throws StaleRunException if the server refuses it as stale: it will never be taken
      */
     public static <T> T untilDelivered(String what, Delivery<T> delivery) throws InterruptedException {
-        long delay = 100;
+        Backoff backoff = new Backoff(FIRST_RETRY_DELAY_MILLIS, MAX_RETRY_DELAY_MILLIS);
         for (int failures = 1; ; failures++) {
             try {
-                return delivery.send();
-            } catch (IOException e) {
-                // One failure is routine (a pooled connection closed under it); more mean the server is away.
-                if (failures == 2 || failures % 20 == 0) {
-                    log.warn("Could not deliver {} yet ({} tries): {}", what, failures, e.toString());
+                T delivered = delivery.send();
+                if (failures > 2) {
+                    log.info("Delivered {} after {} tries", what, failures);
                 }
-                Thread.sleep(delay);
-                delay = Math.min(delay * 2, MAX_RETRY_DELAY_MILLIS);
+                return delivered;
+            } catch (IOException e) {
+                // One failure is routine (a pooled connection closed under it); a second means the server is
+                // away: said once, then quiet until it is delivered.
+                if (failures == 2) {
+                    log.warn("Could not deliver {} yet; retrying with backoff: {}", what, e.toString());
+                }
+                backoff.pause();
             }
         }
     }
@@ -106,21 +152,39 @@ public final class ServerConnection {
 
     private <T> T call(String method, String path, Object body, Class<T> answer, Duration timeout)
             throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(agentUri + path))
+        int server = current.get();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(agentUris.get(server) + path))
                 .timeout(timeout)
                 .header("Authorization", authorization)
                 .header("Content-Type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
                 .build();
-        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            if (hostAnswered(request.uri(), e)) {
+                lastAnswerNanos = System.nanoTime();
+            }
+            nextServerAfter(server);
+            throw e;
+        }
+        lastAnswerNanos = System.nanoTime();
         int status = response.statusCode();
         if (status == 409) {
             throw new StaleRunException(new String(response.body(), StandardCharsets.UTF_8));
         }
         if (status / 100 != 2) {
+            if (status / 100 == 5) {
+                nextServerAfter(server);
+            }
             throw new IOException(method + " " + request.uri() + " answered " + status + ": "
                     + new String(response.body(), StandardCharsets.UTF_8));
         }
         return answer == null ? null : JSON.readValue(response.body(), answer);
+    }
+
+    private void nextServerAfter(int failed) {
+        current.compareAndSet(failed, (failed + 1) % agentUris.size());
     }
 }

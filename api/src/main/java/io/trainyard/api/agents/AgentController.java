@@ -61,6 +61,7 @@ public class AgentController {
         }
         return new AgentView(agent.getId(), agent.getHost(), agent.getState(), agent.getEpoch(), gpus,
                 agent.getCpuSlots(), cpuSlotsUsed, jobs, agent.getRegisteredAt(), agent.getLastHeartbeatAt(),
-                agent.getLeaseExpiresAt());
+                agent.getLeaseExpiresAt(), agent.getOutageBackAt() == null ? null
+                        : new AgentView.DatabaseOutage(agent.getOutageLostAt(), agent.getOutageBackAt(), agent.getOutageSeenBy()));
     }
 }

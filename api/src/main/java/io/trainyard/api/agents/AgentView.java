@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import io.trainyard.backend.local.agents.AgentState;
 
-/** A host of the pool: its inventory, what is in use and by which jobs, and its lease. */
+/** A host of the pool: its inventory, what is in use and by which jobs, its lease and the last outage that extended it. */
 public record AgentView(
         String id,
         String host,
@@ -18,7 +18,15 @@ public record AgentView(
         List<RunningJob> runningJobs,
         Instant registeredAt,
         Instant lastHeartbeatAt,
-        Instant leaseExpiresAt) {
+        Instant leaseExpiresAt,
+        DatabaseOutage lastDatabaseOutage) {
+
+    /**
+     * The last time a replica could not reach the database while this agent was active: its lease was pushed
+     * out by one lease when the replica got the database back (times on that replica's clock).
+     */
+    public record DatabaseOutage(Instant lostAt, Instant backAt, String seenBy) {
+    }
 
     /** A GPU, whether a job holds it, and which (null when free, or held by a job of another project). */
     public record GpuView(int index, String model, long memoryMiB, boolean inUse, UUID jobId) {

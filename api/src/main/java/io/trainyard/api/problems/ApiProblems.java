@@ -13,11 +13,14 @@ import io.trainyard.validation.Violation;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.validation.FieldError;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.validation.method.ParameterErrors;
 import org.springframework.validation.method.ParameterValidationResult;
 import org.springframework.web.bind.MethodArgumentNotValidException;
@@ -26,6 +29,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;
@@ -110,6 +114,34 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
     @ExceptionHandler(RequestTooLargeException.class)
     ProblemDetail tooLarge(RequestTooLargeException e) {
         return problem(HttpStatus.CONTENT_TOO_LARGE, "Request body too large", e.getMessage());
+    }
+
+    /** A multipart Content-Type without its boundary (on any request): the body cannot be split. */
+    @ExceptionHandler(MultipartException.class)
+    ResponseEntity<ProblemDetail> badMultipart(MultipartException e) {
+        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem(HttpStatus.BAD_REQUEST, "Malformed multipart request", "the multipart body cannot be read: "
+                        + e.getMessage()));
+    }
+
+    /**
+     * An Accept header that is not a list of media types is a malformed request (400); one that parses but names
+     * nothing the server produces stays a 406. The problem is written as JSON whatever the Accept header says.
+     */
+    @Override
+    protected ResponseEntity<Object> handleHttpMediaTypeNotAcceptable(HttpMediaTypeNotAcceptableException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        String accept = request.getHeader(HttpHeaders.ACCEPT);
+        HttpStatus answer = HttpStatus.NOT_ACCEPTABLE;
+        String detail = "nothing this endpoint produces matches Accept: " + accept;
+        try {
+            MediaType.parseMediaTypes(accept);
+        } catch (InvalidMediaTypeException malformed) {
+            answer = HttpStatus.BAD_REQUEST;
+            detail = "the Accept header is not a list of media types: " + malformed.getMessage();
+        }
+        return ResponseEntity.status(answer).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem(answer, answer == HttpStatus.BAD_REQUEST ? "Malformed Accept header" : "Not acceptable", detail));
     }
 
     private static ProblemDetail problem(HttpStatus status, String title, String detail) {

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.trainyard.database.DatabaseFailures;
 import io.trainyard.security.Caller;
 import io.trainyard.security.CallerAuthentication;
 import io.trainyard.security.Callers;
@@ -23,12 +24,15 @@ import org.springframework.stereotype.Component;
  * Authenticates the server's own bearer tokens, users' and agents'. The secret's hash is looked up and the
  * answer cached for {@value #CACHE_MILLIS} ms, so a busy client costs no database round trip per request while
  * a revoked or expired token is refused within a second (at once on the replica that revoked it). The time a
- * token was last used is written at most once a minute.
+ * token was last used is written at most once a minute. While the database cannot be reached, a token this
+ * replica accepted in the last {@value #OUTAGE_GRACE_MINUTES} minutes is still accepted (nobody can revoke it
+ * meanwhile), so metrics can be scraped and every other request gets its 503 rather than a 401.
  */
 @Component
 public class TokenAuthentication implements AuthenticationProvider {
 
     static final long CACHE_MILLIS = 500;
+    static final long OUTAGE_GRACE_MINUTES = 5;
     private static final Duration LAST_USED_PRECISION = Duration.ofMinutes(1);
 
     private final ApiTokens tokens;
@@ -36,7 +40,12 @@ public class TokenAuthentication implements AuthenticationProvider {
     private final Clock clock;
     private final Cache<String, Optional<ApiTokens.Token>> byHash = Caffeine.newBuilder()
             .expireAfterWrite(Duration.ofMillis(CACHE_MILLIS)).maximumSize(100_000).build();
+    private final Cache<String, Accepted> lastAccepted = Caffeine.newBuilder()
+            .expireAfterWrite(Duration.ofMinutes(OUTAGE_GRACE_MINUTES)).maximumSize(100_000).build();
     private final Map<UUID, Instant> lastMarkedUsed = new ConcurrentHashMap<>();
+
+    private record Accepted(ApiTokens.Token token, Caller caller) {
+    }
 
     public TokenAuthentication(ApiTokens tokens, Callers callers, Clock clock) {
         this.tokens = tokens;
@@ -47,15 +56,25 @@ public class TokenAuthentication implements AuthenticationProvider {
     @Override
     public Authentication authenticate(Authentication authentication) {
         String secret = ((BearerTokenAuthenticationToken) authentication).getToken();
+        String hash = TokenSecret.hash(secret);
         Instant now = clock.instant();
-        ApiTokens.Token token = byHash.get(TokenSecret.hash(secret), tokens::findByHash)
-                .filter(found -> found.isValidAt(now))
-                .orElseThrow(() -> new InvalidBearerTokenException("the token is unknown, expired or revoked"));
-        Caller caller = token.agentId() != null ? new Caller.Agent(token.agentId(), token.id())
-                : callers.user(token.owner(), token.id())
-                        .orElseThrow(() -> new InvalidBearerTokenException("the token's user no longer exists"));
-        markUsed(token.id(), now);
-        return new CallerAuthentication(caller);
+        try {
+            ApiTokens.Token token = byHash.get(hash, tokens::findByHash)
+                    .filter(found -> found.isValidAt(now))
+                    .orElseThrow(() -> new InvalidBearerTokenException("the token is unknown, expired or revoked"));
+            Caller caller = token.agentId() != null ? new Caller.Agent(token.agentId(), token.id())
+                    : callers.user(token.owner(), token.id())
+                            .orElseThrow(() -> new InvalidBearerTokenException("the token's user no longer exists"));
+            lastAccepted.put(hash, new Accepted(token, caller));
+            markUsed(token.id(), now);
+            return new CallerAuthentication(caller);
+        } catch (RuntimeException e) {
+            Accepted known = DatabaseFailures.isUnreachable(e) ? lastAccepted.getIfPresent(hash) : null;
+            if (known == null || !known.token().isValidAt(now)) {
+                throw e;
+            }
+            return new CallerAuthentication(known.caller());
+        }
     }
 
     @Override
@@ -66,6 +85,7 @@ public class TokenAuthentication implements AuthenticationProvider {
     /** A token revoked here is refused here at once, not only after the cache forgets it. */
     public void forgetCached() {
         byHash.invalidateAll();
+        lastAccepted.invalidateAll();
     }
 
     private void markUsed(UUID id, Instant now) {

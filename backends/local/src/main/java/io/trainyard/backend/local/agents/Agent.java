@@ -49,6 +49,16 @@ public class Agent {
     @Column(name = "lease_expires_at")
     private Instant leaseExpiresAt;
 
+    // The last database outage that pushed this agent's lease out, as the replica that saw it end reports it.
+    @Column(name = "outage_lost_at")
+    private Instant outageLostAt;
+
+    @Column(name = "outage_back_at")
+    private Instant outageBackAt;
+
+    @Column(name = "outage_seen_by")
+    private String outageSeenBy;
+
     protected Agent() {
     }
 
@@ -110,5 +120,17 @@ public class Agent {
 
     public Instant getLeaseExpiresAt() {
         return leaseExpiresAt;
+    }
+
+    public Instant getOutageLostAt() {
+        return outageLostAt;
+    }
+
+    public Instant getOutageBackAt() {
+        return outageBackAt;
+    }
+
+    public String getOutageSeenBy() {
+        return outageSeenBy;
     }
 }

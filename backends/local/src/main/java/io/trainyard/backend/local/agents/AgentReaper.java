@@ -1,17 +1,20 @@
 package io.trainyard.backend.local.agents;
 
-import java.time.Instant;
-
 import io.trainyard.BackgroundLoop;
+import io.trainyard.database.DatabaseConnectivity;
+import io.trainyard.database.DatabaseFailures;
+import io.trainyard.database.DatabaseReconnected;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
  * Every server replica looks once a second for agents whose lease ran out; rows are claimed with SKIP
- * LOCKED, so each lost agent is handled once even with many replicas. A server that was just started, or
- * that could not reach the database, waits one lease first: meanwhile no agent could renew, and each
- * deserves a heartbeat's chance to show it is alive before its jobs are failed.
+ * LOCKED, so each lost agent is handled once even with many replicas. A replica judges leases only once it
+ * has reached the database without a failure for a full lease (since it started, or since its last failure):
+ * meanwhile agents may not have been able to renew through it. When it gets the database back it pushes
+ * every active agent's lease out by one lease, so an outage never turns into "agent lost".
  */
 @Component
 public class AgentReaper extends BackgroundLoop {
@@ -21,29 +24,41 @@ public class AgentReaper extends BackgroundLoop {
 
     private final AgentRegistry registry;
     private final AgentProperties properties;
-    private volatile Instant reapFrom;
+    private final DatabaseConnectivity database;
+    private volatile long startedNanos;
 
-    public AgentReaper(AgentRegistry registry, AgentProperties properties) {
+    public AgentReaper(AgentRegistry registry, AgentProperties properties, DatabaseConnectivity database) {
         super("agent-reaper");
         this.registry = registry;
         this.properties = properties;
+        this.database = database;
     }
 
+    /** Runs once the server listens (the web server starts in an earlier phase): agents can heartbeat from now. */
     @Override
     protected void beforeFirstStep() {
-        reapFrom = Instant.now().plus(properties.lease());
+        startedNanos = System.nanoTime();
     }
 
     @Override
     protected void step() throws InterruptedException {
         try {
-            if (Instant.now().isAfter(reapFrom)) {
+            if (System.nanoTime() - startedNanos >= properties.lease().toNanos() && database.upFor(properties.lease())) {
                 registry.reapExpired();
             }
         } catch (RuntimeException e) {
-            log.warn("Looking for lost agents failed: {}", e.toString());
-            reapFrom = Instant.now().plus(properties.lease());
+            if (DatabaseFailures.isUnreachable(e)) {
+                database.unreachable(e);
+            } else {
+                log.warn("Looking for lost agents failed: {}", e.toString());
+            }
         }
         Thread.sleep(INTERVAL_MILLIS);
+    }
+
+    /** Runs on the database watch's thread before it counts the database as back; a failure keeps it down. */
+    @EventListener
+    void databaseReconnected(DatabaseReconnected outage) {
+        registry.extendLeasesAfterOutage(outage);
     }
 }

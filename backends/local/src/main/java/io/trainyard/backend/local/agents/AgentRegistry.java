@@ -1,9 +1,10 @@
 package io.trainyard.backend.local.agents;
 
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import io.trainyard.database.DatabaseReconnected;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
@@ -20,26 +21,27 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * Agents register their inventory, renew a lease by heartbeat and are declared lost when the lease runs
  * out: their jobs then fail with cause INFRASTRUCTURE (and are retried if their policy allows). Every
- * registration starts a new epoch, so a heartbeat from a stale agent process is refused.
+ * registration starts a new epoch, so a heartbeat from a stale agent process is refused. Leases are kept on
+ * the database's clock, so replicas whose clocks disagree still agree on who is lost.
  */
 @Service
 public class AgentRegistry {
 
     private static final Logger log = LoggerFactory.getLogger(AgentRegistry.class);
+    /** A replica silent this long may have lost the database (it probes every second). */
+    private static final Duration STALE_REPLICA = Duration.ofSeconds(3);
 
     private final AgentRepository agents;
     private final JobRepository jobs;
     private final JobTransitions transitions;
     private final AgentProperties properties;
-    private final Clock clock;
 
     public AgentRegistry(AgentRepository agents, JobRepository jobs, JobTransitions transitions,
-            AgentProperties properties, Clock clock) {
+            AgentProperties properties) {
         this.agents = agents;
         this.jobs = jobs;
         this.transitions = transitions;
         this.properties = properties;
-        this.clock = clock;
     }
 
     /** Registers (or re-registers) an agent and returns its new epoch. */
@@ -48,7 +50,7 @@ public class AgentRegistry {
         String host = registration.host();
         List<Gpu> gpus = registration.gpus();
         int cpuSlots = registration.cpuSlots();
-        Instant now = clock.instant();
+        Instant now = agents.databaseNow();
         Agent agent = agents.lockById(id).orElseGet(() -> new Agent(id));
         agent.register(host, gpus, cpuSlots, now, now.plus(properties.lease()));
         agents.save(agent);
@@ -64,14 +66,13 @@ public class AgentRegistry {
      */
     @Transactional
     public boolean heartbeat(String id, long epoch) {
-        Instant now = clock.instant();
-        return agents.renew(id, epoch, now, now.plus(properties.lease())) == 1;
+        return agents.renew(id, epoch, leaseSeconds()) == 1;
     }
 
     /** Declares agents with an expired lease lost and fails their active jobs; returns how many. */
     @Transactional
     public int reapExpired() {
-        List<Agent> expired = agents.lockExpired(clock.instant());
+        List<Agent> expired = agents.lockExpired(STALE_REPLICA.toMillis() / 1000.0, leaseSeconds());
         for (Agent agent : expired) {
             agent.markLost();
             List<Job> active = jobs.findByNodeIdAndStateIn(agent.getId(), JobState.ACTIVE);
@@ -83,6 +84,30 @@ public class AgentRegistry {
             }
         }
         return expired.size();
+    }
+
+    /**
+     * This replica could not reach the database for a while: no agent heartbeating through it could renew its
+     * lease, so every active agent gets one full lease from now, and each active job on one is told why.
+     */
+    @Transactional
+    public void extendLeasesAfterOutage(DatabaseReconnected outage) {
+        int extended = agents.extendLeasesAfterOutage(leaseSeconds(), outage.lostAt(), outage.backAt(), outage.replica());
+        String message = "replica " + outage.replica() + " could not reach the database from " + outage.lostAt() + " to "
+                + outage.backAt() + "; every agent's lease was pushed out by " + properties.lease().toSeconds() + " s";
+        for (Agent agent : agents.findAllByOrderByIdAsc()) {
+            if (agent.getState() == AgentState.ACTIVE) {
+                for (Job job : jobs.findByNodeIdAndStateIn(agent.getId(), JobState.ACTIVE)) {
+                    transitions.note(job.getId(), job.getAttempt(), message);
+                }
+            }
+        }
+        log.warn("Pushed out the leases of {} active agent(s) by {} after the database outage seen by replica {}",
+                extended, properties.lease(), outage.replica());
+    }
+
+    private double leaseSeconds() {
+        return properties.lease().toMillis() / 1000.0;
     }
 
     public List<Agent> all() {

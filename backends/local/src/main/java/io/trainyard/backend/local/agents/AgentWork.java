@@ -78,7 +78,7 @@ public class AgentWork {
                         job.getOutputs().get(TENSORBOARD_LOGS), scalarStore.readPositions(job.getId(), job.getAttempt()),
                         shippedMetrics.lastBatch(job.getId(), job.getAttempt())))
                 .toList();
-        return new Registered(epoch, properties.heartbeatInterval().toMillis(), known);
+        return new Registered(epoch, properties.heartbeatInterval().toMillis(), known, properties.lease().toMillis());
     }
 
     /**

@@ -1,0 +1,32 @@
+package io.trainyard.api.problems;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpStatus;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Writes a problem detail straight to the response, for answers given outside Spring MVC (filters). */
+final class ProblemJson {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private ProblemJson() {
+    }
+
+    static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,
+            String detail) throws IOException {
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", "about:blank");
+        problem.put("title", title);
+        problem.put("status", status.value());
+        problem.put("detail", detail);
+        problem.put("instance", request.getRequestURI());
+        response.setStatus(status.value());
+        response.setContentType("application/problem+json");
+        response.getOutputStream().write(JSON.writeValueAsBytes(problem));
+    }
+}

@@ -1,0 +1,156 @@
+package io.trainyard.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.trainyard.testing.AgentProcess;
+import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.NetworkNamespaces;
+import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Network partitions between real hosts: two agents, each in a network namespace of its own joined to the
+ * server's by a veth pair, one of them cut off by taking its link down. A cut shorter than a lease goes
+ * unnoticed by the job; a longer one moves it to the other host, and the old trainer is gone (the agent fenced
+ * itself) before the new attempt writes its first output.
+ */
+class NetworkPartitionTest {
+
+    private static final String[] LEASE = {"--trainyard.agent.heartbeat-interval=500ms", "--trainyard.agent.lease=5s"};
+
+    @TempDir
+    Path dataDir;
+
+    private NetworkNamespaces network;
+    private RunningServer server;
+    private final List<AgentProcess> agents = new ArrayList<>();
+    private final List<String> hosts = new ArrayList<>();
+
+    @BeforeEach
+    void hosts() throws Exception {
+        String unavailable = NetworkNamespaces.unavailableBecause();
+        assumeTrue(unavailable == null, "skipped: " + unavailable);
+        network = NetworkNamespaces.create();
+        List<String> arguments = new ArrayList<>(List.of("--server.address=" + NetworkNamespaces.SERVER_ADDRESS,
+                "--trainyard.local.embedded-agent=false"));
+        arguments.addAll(List.of(LEASE));
+        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir.resolve("server"), "partition-server",
+                arguments.toArray(String[]::new));
+        for (int i = 1; i <= 2; i++) {
+            String host = network.addHost("host" + i, 10 + i);
+            hosts.add(host);
+            agents.add(AgentProcess.startOn(NetworkNamespaces.on(host), server.api(), host, dataDir.resolve(host),
+                    "--cpu-slots=1"));
+        }
+        ApiClient.await("both agents registered", () -> server.api().get("/agents").body().size() == 2, Duration.ofSeconds(60));
+    }
+
+    @AfterEach
+    void removeHosts() throws Exception {
+        for (AgentProcess agent : agents) {
+            agent.kill();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (network != null) {
+            network.close();
+        }
+    }
+
+    @Test
+    void aCutShorterThanALeaseGoesUnnoticedAndTheLogIsComplete() throws Exception {
+        ApiClient api = server.api();
+        String program = "import time\nfor i in range(1, 301):\n    print('line', i, flush=True)\n    time.sleep(0.03)\n";
+        String id = api.submit(JobBodies.job("cut_briefly", program)).body().get("id").asString();
+        JsonNode running = api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(60));
+        String host = running.get("node").asString();
+
+        Thread.sleep(1_000);
+        network.cut(host);
+        Thread.sleep(2_500);
+        network.heal(host);
+
+        JsonNode job = api.awaitEnded(id, Duration.ofSeconds(90));
+        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(job.get("attempt").asInt()).isEqualTo(1);
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 300; i++) {
+            expected.add("line " + i);
+        }
+        assertThat(api.logTexts(id)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void aCutLongerThanALeaseMovesTheJobAndTheOldTrainerIsGoneBeforeTheNewOneWrites() throws Exception {
+        ApiClient api = server.api();
+        Path ticks = dataDir.resolve("ticks.txt");
+        // Each attempt appends "<attempt> <nanoseconds since the epoch>" to one file both hosts see (namespaces
+        // share the file system), every 20 ms, for 8 s.
+        String program = """
+                import os, time
+                attempt = os.environ['TRAINYARD_ATTEMPT']
+                for i in range(1, 401):
+                    with open(%s, 'a') as f:
+                        f.write(attempt + ' ' + str(time.time_ns()) + '\\n')
+                    print('attempt', attempt, 'tick', i, flush=True)
+                    time.sleep(0.02)
+                """.formatted("'" + ticks + "'");
+        Map<String, Object> body = JobBodies.job("cut_for_long", program);
+        body.put("retryPolicy", Map.of("maxAttempts", 2, "backoffSeconds", 0));
+        String id = api.submit(body).body().get("id").asString();
+        JsonNode running = api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(60));
+        String host = running.get("node").asString();
+
+        Thread.sleep(1_000);
+        network.cut(host);
+        api.awaitJob(id, job -> job.get("attempt").asInt() == 2, Duration.ofSeconds(30));
+        Thread.sleep(4_000);
+        network.heal(host);
+
+        JsonNode job = api.awaitEnded(id, Duration.ofSeconds(90));
+        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(job.get("attempt").asInt()).isEqualTo(2);
+        assertThat(job.get("node").asString()).isNotEqualTo(host);
+        long lastOfFirst = 0;
+        long firstOfSecond = Long.MAX_VALUE;
+        for (String line : Files.readAllLines(ticks)) {
+            String[] words = line.split(" ");
+            long at = Long.parseLong(words[1]);
+            if (words[0].equals("1")) {
+                lastOfFirst = Math.max(lastOfFirst, at);
+            } else {
+                firstOfSecond = Math.min(firstOfSecond, at);
+            }
+        }
+        assertThat(lastOfFirst).as("the first attempt's last output").isLessThan(firstOfSecond);
+        List<String> second = new ArrayList<>();
+        api.get("/jobs/" + id + "/logs?limit=10000").body().get("lines").forEach(line -> {
+            if (line.get("attempt").asInt() == 2) {
+                second.add(line.get("text").asString());
+            }
+        });
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 400; i++) {
+            expected.add("attempt 2 tick " + i);
+        }
+        assertThat(second).containsExactlyElementsOf(expected);
+        List<String> messages = new ArrayList<>();
+        api.get("/jobs/" + id + "/events").body().forEach(event -> messages.add(event.get("message").asString()));
+        assertThat(messages).anyMatch(message -> message.contains(host) && message.contains("lease"));
+    }
+}
