@@ -72,10 +72,10 @@ def test_link_prediction_on_a_featureless_graph_learns_with_two_processes(tmp_pa
     job = Job(tmp_path, task_config("link_prediction", FEATURELESS, args))
     result = job.run("--nproc=2")
     assert result.returncode == 0, result.stderr
+    assert "2 process(es)" in result.stdout, result.stdout
     metrics = job.metrics()
-    assert metrics["world_size"] == 2
     # Random scores give MRR ≈ H(257)/257 ≈ 0.024 against 256 sampled negatives.
-    assert metrics["test"]["mrr"] > 0.15, metrics["test"]
+    assert metrics["mrr"] > 0.15, metrics
     table = torch.load(tmp_path / "outputs" / "model.node_embeddings.pt", weights_only=True)["table.weight"]
     assert table.shape == (FEATURELESS["num_nodes"], 16)
 
