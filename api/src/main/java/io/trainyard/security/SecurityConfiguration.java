@@ -39,7 +39,7 @@ import org.springframework.security.web.access.intercept.RequestAuthorizationCon
 public class SecurityConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
-    private static final String[] OPEN = {"/actuator/health", "/actuator/health/**", "/v3/api-docs", "/v3/api-docs/**",
+    private static final String[] OPEN = {"/actuator/health", "/actuator/health/**", "/v3/api-docs", "/v3/api-docs.yaml", "/v3/api-docs/**",
             "/swagger-ui.html", "/swagger-ui/**"};
 
     @Bean

@@ -4,10 +4,12 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobState;
 import io.trainyard.job.Placement;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A job as the API shows it.
@@ -15,6 +17,7 @@ import io.trainyard.job.Placement;
  * @param links where to look at the run outside Trainyard, by kind (for Vertex AI: {@code vertexConsole},
  *     {@code tensorboard}); empty when there is nothing to link
  */
+@Schema(name = "Job")
 public record JobView(
         UUID id,
         String project,
@@ -24,23 +27,23 @@ public record JobView(
         int priority,
         Map<String, String> labels,
         int attempt,
-        FailureCause failureCause,
-        String failureMessage,
-        Integer exitCode,
+        @Nullable FailureCause failureCause,
+        @Nullable String failureMessage,
+        @Nullable Integer exitCode,
         int workers,
         boolean requireGpus,
         long timeoutSeconds,
-        String node,
-        Placement placement,
+        @Nullable String node,
+        @Nullable Placement placement,
         Map<String, String> outputs,
         Map<String, String> links,
-        String taskConfigSource,
-        String resourceConfigSource,
-        String submittedBy,
+        @Nullable String taskConfigSource,
+        @Nullable String resourceConfigSource,
+        @Nullable String submittedBy,
         Instant createdAt,
         Instant queuedAt,
-        Instant startedAt,
-        Instant finishedAt,
+        @Nullable Instant startedAt,
+        @Nullable Instant finishedAt,
         Instant updatedAt) {
 
     static JobView of(Job job, Map<String, String> links) {
