@@ -8,6 +8,7 @@ import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import io.swagger.v3.oas.annotations.servers.Server;
 import io.trainyard.api.agents.AgentProtocolController;
+import org.springdoc.core.filters.OpenApiMethodFilter;
 import org.springdoc.core.models.GroupedOpenApi;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,9 +16,9 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Two OpenAPI documents: the public API at {@code /v3/api-docs} (committed as {@code api/openapi.yaml}, the
  * source of the generated clients) and the agent protocol, which only agent processes speak, at
- * {@code /v3/api-docs/agent-protocol}. The public one leaves the agent protocol out by path
- * ({@code springdoc.paths-to-exclude} in application.yaml); its server is a fixed example so that the served
- * document does not depend on the port it was fetched from.
+ * {@code /v3/api-docs/agent-protocol}. Each takes the operations of its controllers (a method filter of the
+ * default document, and one of the group). The server is a fixed example so that the served document does not
+ * depend on the port it was fetched from.
  */
 @Configuration(proxyBeanMethods = false)
 @OpenAPIDefinition(info = @Info(title = "Trainyard", version = "v1",
@@ -41,6 +42,12 @@ class OpenApiConfiguration {
                 .displayName("Agent protocol")
                 .addOpenApiMethodFilter(method -> method.getDeclaringClass() == AgentProtocolController.class)
                 .build();
+    }
+
+    /** The default document, /v3/api-docs: everything but the agent protocol. */
+    @Bean
+    OpenApiMethodFilter publicApi() {
+        return method -> method.getDeclaringClass() != AgentProtocolController.class;
     }
 
     @Bean

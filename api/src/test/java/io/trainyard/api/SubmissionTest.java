@@ -65,7 +65,7 @@ class SubmissionTest {
 
         Map<String, Object> wrongJsonType = JobBodies.job("wrong_json", "pass");
         wrongJsonType.put("priority", "urgent");
-        assertProblem(api.post("/jobs", wrongJsonType), 400, "priority", "wrong type");
+        assertProblem(api.post("/jobs", wrongJsonType), 400, "priority", "must be an integer");
 
         Map<String, Object> unknownKind = JobBodies.job("unknown_kind", "pass");
         unknownKind.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(1).replace("local_trainer_config:", "quantum_trainer_config:"));
