@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: the Java modules (real PostgreSQL, real processes, real HTTP) and the runtime's pytest suite.
+# Runs every test: the Java modules (real PostgreSQL, real processes, real HTTP), the runtime's pytest suite and
+# the contract test (schemathesis against a real server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/select-jdk.sh
@@ -7,3 +8,5 @@ bash scripts/lint-dockerfiles.sh
 bash runtime/install.sh
 mvn -B --no-transfer-progress verify
 runtime/.venv/bin/python -m pytest runtime/tests
+# The public API against its contract (api/openapi.yaml), with the server just built.
+bash scripts/contract-test.sh --no-build
