@@ -2,7 +2,7 @@
 # Contract tests: schemathesis (in a virtualenv of its own) runs every check, in every phase (examples, coverage,
 # fuzzing, stateful), against a real server on its embedded PostgreSQL, using the public OpenAPI document that
 # the server serves, as the first global admin. It fails on any failure. Bounded: at most 30 examples per
-# operation (api/contract/schemathesis.toml) and CONTRACT_TEST_SECONDS (default 600) for the whole run.
+# operation (api/contract/schemathesis.toml) and CONTRACT_TEST_SECONDS (default 300) for the whole run.
 #   scripts/contract-test.sh              builds the server first
 #   scripts/contract-test.sh --no-build   uses api/target/trainyard-server.jar as it is
 set -euo pipefail
@@ -33,7 +33,7 @@ curl -fsS --max-time 120 "$SERVER_URL/v3/api-docs" -o api/target/contract-report
   --header "Authorization: Bearer $SERVER_TOKEN" \
   --checks all \
   --phases examples,coverage,fuzzing,stateful \
-  --max-time "${CONTRACT_TEST_SECONDS:-600}" \
+  --max-time "${CONTRACT_TEST_SECONDS:-300}" \
   --request-timeout 30 \
   --workers 1 \
   --seed 12012 \

@@ -35,6 +35,7 @@ public class AuditController {
             @Parameter(description = "Only this actor's (a user name, or agent:<id>)") @RequestParam(required = false) @Nullable String actor,
             @Parameter(description = "Only this action, e.g. job.submit, token.revoke") @RequestParam(required = false) @Nullable String action,
             @Parameter(description = "Only this target path, e.g. /jobs/<id>") @RequestParam(required = false) @Nullable String target,
+            @Parameter(description = "Only records of this outcome; empty: any", allowEmptyValue = true)
             @RequestParam(required = false) AuditLog.@Nullable Outcome outcome,
             @Parameter(description = "From this time on (ISO 8601); empty: no limit", allowEmptyValue = true) @RequestParam(required = false)
             @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) @Nullable Instant since,

@@ -152,8 +152,7 @@ public class JobController {
             @Parameter(description = "Only jobs with this label, as key=value (repeatable); empty: any labels", allowEmptyValue = true,
                     array = @ArraySchema(schema = @Schema(pattern = "^[^=]+=.*$")))
             @RequestParam(required = false) @Nullable List<String> label,
-            @Parameter(description = "Only jobs of these projects (repeatable); default: every project the caller may see",
-                    allowEmptyValue = true)
+            @Parameter(description = "Only jobs of these projects (repeatable); default: every project the caller may see")
             @RequestParam(required = false) @Nullable List<String> project,
             @Parameter(description = "The nextCursor of the previous page; a value this server did not hand out is 422")
             @RequestParam(required = false) @Nullable String cursor,
