@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: the Java modules (real PostgreSQL, real processes, real HTTP), the runtime's pytest suite and
-# the dashboard's (Vitest for components; end-to-end in Chromium against the server jar mvn verify built).
+# Runs every test: the Java modules (real PostgreSQL, real processes, real HTTP), the runtime's pytest suite, the
+# contract test (schemathesis against a real server) and the dashboard's (Vitest for components; end-to-end in
+# Chromium against the server jar mvn verify built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/select-jdk.sh
@@ -8,4 +9,6 @@ bash scripts/lint-dockerfiles.sh
 bash runtime/install.sh
 mvn -B --no-transfer-progress verify
 runtime/.venv/bin/python -m pytest runtime/tests
+# The public API against its contract (api/openapi.yaml), with the server just built.
+bash scripts/contract-test.sh --no-build
 (cd ui && npx vitest run && npm run --silent e2e)

@@ -78,7 +78,7 @@ export function SubmitPage() {
     setErrors([]);
     setMessage(undefined);
     try {
-      setPlan(await unwrap(api.POST("/jobs", { params: { query: { dryRun: true } }, body: body(form) })));
+      setPlan(await unwrap(api.POST("/jobs/dry-run", { body: body(form) })));
     } catch (e) {
       failed(e);
     } finally {
@@ -92,7 +92,7 @@ export function SubmitPage() {
     setMessage(undefined);
     try {
       const job = (await unwrap(
-        api.POST("/jobs", { params: { header: { "Idempotency-Key": key }, query: { dryRun: false } }, body: body(form) }),
+        api.POST("/jobs", { params: { header: { "Idempotency-Key": key } }, body: body(form) }),
       )) as { id: string };
       navigate(`/ui/jobs/${job.id}`);
     } catch (e) {

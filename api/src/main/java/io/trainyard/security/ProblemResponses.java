@@ -14,16 +14,19 @@ import org.springframework.security.oauth2.server.resource.InvalidBearerTokenExc
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
 import org.springframework.security.web.csrf.CsrfException;
+import org.springframework.security.web.firewall.RequestRejectedException;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The answers of the security filters, which run before Spring MVC and its problem handling: RFC 9457 problem
  * details like every other error, 401 with {@code WWW-Authenticate: Bearer} for a missing or refused token, 403
- * for a caller that may not do this. Every 401 is counted and reported to {@link FailedAuthentications}.
+ * for a caller that may not do this, 400 for a request the firewall rejects (an encoded slash, a control character
+ * in the URL). Every 401 is counted and reported to {@link FailedAuthentications}.
  */
 @Component
-public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
+public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -50,6 +53,11 @@ public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedH
                 ? "a change made with the session cookie needs the XSRF-TOKEN cookie's value in the X-XSRF-TOKEN header"
                 : "this token may not " + request.getMethod() + " " + request.getRequestURI();
         write(request, response, HttpStatus.FORBIDDEN, "Forbidden", detail);
+    }
+
+    @Override
+    public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException e) throws IOException {
+        write(request, response, HttpStatus.BAD_REQUEST, "Bad request", "the URL is not one this server accepts");
     }
 
     private static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,

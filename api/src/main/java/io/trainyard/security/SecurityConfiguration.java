@@ -45,8 +45,8 @@ import org.springframework.security.web.access.intercept.RequestAuthorizationCon
 public class SecurityConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
-    private static final String[] OPEN = {"/actuator/health", "/actuator/health/**", "/v3/api-docs", "/v3/api-docs/**",
-            "/swagger-ui.html", "/swagger-ui/**", "/session", "/error"};
+    private static final String[] OPEN = {"/actuator/health", "/actuator/health/**", "/v3/api-docs", "/v3/api-docs.yaml",
+            "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/session", "/error"};
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
     @Bean

@@ -152,7 +152,7 @@ class GiglExampleConfigsTest {
         inline.put("jobName", "cora_hydra_inline");
         inline.put("taskConfigUri", example("e2e_hom_cora_sup_task_config.yaml").toString());
         inline.put("resourceConfig", java.nio.file.Files.readString(example("deployment/e2e_glt_resource_config.yaml")));
-        ApiClient.Response refused = api.post("/jobs?dryRun=true", inline);
+        ApiClient.Response refused = api.post("/jobs/dry-run", inline);
         assertThat(refused.status()).isEqualTo(422);
         assertThat(refused.body().get("errors").get(0).get("field").asString()).isEqualTo("resourceConfig.defaults");
     }
@@ -194,7 +194,7 @@ class GiglExampleConfigsTest {
         body.put("taskConfigUri", example("e2e_hom_cora_sup_task_config.yaml").toString());
         body.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(2));
 
-        ApiClient.Response plan = api.post("/jobs?dryRun=true", body);
+        ApiClient.Response plan = api.post("/jobs/dry-run", body);
 
         assertThat(plan.status()).as("%s", plan.body()).isEqualTo(200);
         assertThat(plan.body().get("workers")).hasSize(2).allSatisfy(worker -> {
@@ -241,7 +241,7 @@ class GiglExampleConfigsTest {
                 .replace("sharedConfig:\n", "sharedConfig:\n  shouldSkipTraining: true\n  shouldSkipModelEvaluation: true\n"));
         body.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(1));
 
-        ApiClient.Response plan = api.post("/jobs?dryRun=true", body);
+        ApiClient.Response plan = api.post("/jobs/dry-run", body);
         assertThat(plan.status()).isEqualTo(200);
         assertThat(plan.body().get("workers")).isEmpty();
         assertThat(plan.body().get("placement").get("nothingToLaunch").asString()).contains("GiGL's trainer exits");
@@ -257,7 +257,7 @@ class GiglExampleConfigsTest {
         body.put("jobName", jobName);
         body.put("taskConfigUri", example(taskConfig).toUri().toString());
         body.put("resourceConfigUri", example(resourceConfig).toString());
-        ApiClient.Response plan = api.post("/jobs?dryRun=true", body);
+        ApiClient.Response plan = api.post("/jobs/dry-run", body);
         assertThat(plan.status()).as("dry run of %s with %s: %s", taskConfig, resourceConfig, plan.body()).isEqualTo(200);
         assertThat(plan.body().get("backend").asString()).isEqualTo("vertex-ai");
         return plan.body().get("customJobRequest");

@@ -187,7 +187,7 @@ class JobLifecycleTest {
     void aDryRunAnswersTheLaunchPlanAndStoresNothing() {
         int before = api.get("/jobs?limit=500").body().get("jobs").size();
 
-        ApiClient.Response plan = api.post("/jobs?dryRun=true", JobBodies.job("planned", "pass", 2));
+        ApiClient.Response plan = api.post("/jobs/dry-run", JobBodies.job("planned", "pass", 2));
 
         assertThat(plan.status()).isEqualTo(200);
         assertThat(plan.body().get("backend").asString()).isEqualTo("local");

@@ -121,7 +121,7 @@ class SecurityTest {
         assertThat(carol.get("/jobs/" + id).status()).isEqualTo(200);
         assertThat(carol.get("/jobs/" + id + "/logs").status()).isEqualTo(200);
         assertThat(carol.post("/jobs", body("alpha", "by_a_viewer")).status()).isEqualTo(403);
-        assertThat(carol.post("/jobs?dryRun=true", body("alpha", "by_a_viewer")).status()).isEqualTo(403);
+        assertThat(carol.post("/jobs/dry-run", body("alpha", "by_a_viewer")).status()).isEqualTo(403);
         assertThat(carol.post("/jobs/" + id + "/cancel", Map.of()).status()).isEqualTo(403);
         admin.awaitEnded(id, Duration.ofSeconds(60));
         assertThat(carol.post("/jobs/" + id + "/retry", Map.of()).status()).isEqualTo(403);
@@ -172,7 +172,7 @@ class SecurityTest {
         List<Integer> statuses = new ArrayList<>();
         ApiClient.Response limited = null;
         for (int i = 0; i < 30 && limited == null; i++) {
-            ApiClient.Response response = dave.post("/jobs?dryRun=true", body("alpha", "burst"));
+            ApiClient.Response response = dave.post("/jobs/dry-run", body("alpha", "burst"));
             statuses.add(response.status());
             if (response.status() == 429) {
                 limited = response;
@@ -182,7 +182,7 @@ class SecurityTest {
         assertThat(Long.parseLong(limited.header("Retry-After"))).isPositive();
         assertThat(limited.body().get("detail").asString()).contains("5 per second");
         // Another token has a budget of its own.
-        assertThat(alice.post("/jobs?dryRun=true", body("alpha", "other_token")).status()).isEqualTo(200);
+        assertThat(alice.post("/jobs/dry-run", body("alpha", "other_token")).status()).isEqualTo(200);
     }
 
     @Test

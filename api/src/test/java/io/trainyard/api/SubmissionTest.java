@@ -65,7 +65,7 @@ class SubmissionTest {
 
         Map<String, Object> wrongJsonType = JobBodies.job("wrong_json", "pass");
         wrongJsonType.put("priority", "urgent");
-        assertProblem(api.post("/jobs", wrongJsonType), 400, "priority", "wrong type");
+        assertProblem(api.post("/jobs", wrongJsonType), 400, "priority", "must be an integer");
 
         Map<String, Object> unknownKind = JobBodies.job("unknown_kind", "pass");
         unknownKind.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(1).replace("local_trainer_config:", "quantum_trainer_config:"));
@@ -107,7 +107,7 @@ class SubmissionTest {
         for (String name : List.of("Cora", "cora-link", "cora_", "_cora", "9cora", "a".repeat(52))) {
             assertProblem(api.post("/jobs", JobBodies.job(name, "pass")), 422, "jobName", "GiGL's job-name rule");
         }
-        assertThat(api.post("/jobs?dryRun=true", JobBodies.job("a" + "b1_".repeat(16) + "c", "pass")).status()).isEqualTo(200);
+        assertThat(api.post("/jobs/dry-run", JobBodies.job("a" + "b1_".repeat(16) + "c", "pass")).status()).isEqualTo(200);
 
         Map<String, Object> typos = JobBodies.job("typos", "pass");
         typos.put("taskConfig", ((String) typos.get("taskConfig")).replace("trainerArgs:", "trainerArguments:"));
@@ -191,6 +191,28 @@ class SubmissionTest {
         assertThat(metrics).contains("trainyard_jobs{", "state=\"SUCCEEDED\"", "trainyard_jobs_queue_wait_seconds",
                 "trainyard_jobs_dispatch_latency_seconds", "trainyard_logs_lines_ingested_total");
         assertThat(api.get("/actuator/health").body().get("status").asString()).isEqualTo("UP");
+    }
+
+    @Test
+    void theOldDryRunParameterIsRefusedAndStoresNothing() {
+        int storedBefore = api.get("/jobs?limit=500").body().get("jobs").size();
+        ApiClient.Response response = api.post("/jobs?dryRun=true", JobBodies.job("old_dry_run", "pass"));
+        assertProblem(response, 422, "dryRun", "/jobs/dry-run");
+        assertThat(api.get("/jobs?limit=500").body().get("jobs").size()).isEqualTo(storedBefore);
+    }
+
+    @Test
+    void bodiesOfTheWrongTypeAreRefusedInTheApisWordsNotJacksons() {
+        Map<String, Object> body = JobBodies.job("wrong_type", "pass");
+        body.put("priority", 1.5);
+        body.put("requireGpus", 0);
+        ApiClient.Response response = api.post("/jobs", body);
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.body().get("errors").get(0).get("field").asString()).isIn("priority", "requireGpus");
+        assertThat(response.body().toString()).doesNotContain("Jackson", "DeserializationFeature", "tools.jackson", "java.lang");
+
+        ApiClient.Response malformed = api.postRaw("/jobs", "{\"jobName\": ");
+        assertProblem(malformed, 400, "body", "is not valid JSON");
     }
 
     private static void assertProblem(ApiClient.Response response, int status, String field, String messagePart) {

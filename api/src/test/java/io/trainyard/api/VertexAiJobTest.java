@@ -163,7 +163,7 @@ class VertexAiJobTest {
 
     @Test
     void aDryRunAnswersTheExactCustomJobRequestAndStoresNothing() {
-        ApiClient.Response plan = api.post("/jobs?dryRun=true", job("vertex_dry_run"));
+        ApiClient.Response plan = api.post("/jobs/dry-run", job("vertex_dry_run"));
 
         assertThat(plan.status()).isEqualTo(200);
         JsonNode request = plan.body().get("customJobRequest");

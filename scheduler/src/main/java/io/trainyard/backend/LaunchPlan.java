@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a backend would launch for a job, as a dry run answers it.
@@ -13,14 +16,16 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param customJobRequest for Vertex AI, the exact CustomJob request (the JSON form of its proto); absent
  *     for other backends
  */
-public record LaunchPlan(String backend, Map<String, Object> placement, String workDir, List<Worker> workers,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> customJobRequest) {
+@NullMarked
+public record LaunchPlan(String backend, Map<String, Object> placement, @Nullable String workDir, List<Worker> workers,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, Object> customJobRequest) {
 
-    public LaunchPlan(String backend, Map<String, Object> placement, String workDir, List<Worker> workers) {
+    public LaunchPlan(String backend, Map<String, Object> placement, @Nullable String workDir, List<Worker> workers) {
         this(backend, placement, workDir, workers, null);
     }
 
     /** One trainer process: its argv (never run through a shell) and the environment it adds. */
+    @Schema(name = "LaunchWorker")
     public record Worker(int rank, List<String> argv, Map<String, String> environment) {
     }
 }

@@ -43,6 +43,20 @@ public class JobQueries {
      */
     public record Filter(Collection<JobState> states, String namePrefix, Map<String, String> labels,
             Collection<String> projects) {
+
+        /**
+         * Whether a value asks for a NUL character, which no name, label or project has (PostgreSQL text cannot
+         * hold it, and would refuse the query).
+         */
+        boolean matchesNothing() {
+            return hasNul(namePrefix) || (labels != null && labels.entrySet().stream()
+                    .anyMatch(label -> hasNul(label.getKey()) || hasNul(label.getValue())))
+                    || (projects != null && projects.stream().anyMatch(Filter::hasNul));
+        }
+
+        private static boolean hasNul(String value) {
+            return value != null && value.indexOf('\0') >= 0;
+        }
     }
 
     public record Page(List<Job> jobs, String nextCursor) {
@@ -53,6 +67,9 @@ public class JobQueries {
     }
 
     public Page list(Filter filter, String cursor, int limit) {
+        if (filter.matchesNothing()) {
+            return new Page(List.of(), null);
+        }
         StringBuilder sql = new StringBuilder("select id from jobs where true");
         MapSqlParameterSource params = new MapSqlParameterSource();
         if (filter.states() != null && !filter.states().isEmpty()) {

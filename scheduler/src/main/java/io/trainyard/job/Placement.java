@@ -4,12 +4,14 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import org.jspecify.annotations.NullMarked;
 
 /**
  * Where a job's current attempt runs, as its backend placed it: stored on the job and shown to users. The
  * two kinds have no field in common, so the stored JSON needs no type tag (Jackson tells them apart by
  * their fields).
  */
+@NullMarked
 @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
 @JsonSubTypes({@JsonSubTypes.Type(Placement.OnAgent.class), @JsonSubTypes.Type(Placement.OnVertexAi.class)})
 public sealed interface Placement {

@@ -3,52 +3,55 @@ package io.trainyard.submission;
 import java.util.Map;
 
 import io.swagger.v3.oas.annotations.media.Schema;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a client submits ({@code POST /jobs}). Each config is given inline (YAML text) or as a URI (a local
  * path or {@code file://}); {@code gs://} needs the Vertex AI backend.
  */
+@NullMarked
 @Schema(description = "A GiGL trainer job: a job name, a frozen task config and a resource config, each inline or by URI")
 public record JobSubmission(
         @Schema(description = "The project the job belongs to (default: default); submitting needs the editor role there")
-        String project,
+        @Nullable String project,
         @Schema(description = "GiGL's AppliedTaskIdentifier, passed to the trainer as --job_name; GiGL's rule: a lowercase "
                 + "letter, then lowercase letters, digits or '_', ending in a letter or digit, at most 51 characters",
                 example = "cora_link_prediction")
         String jobName,
         @Schema(description = "The GbmlConfig as YAML text (camelCase or snake_case keys), frozen or a template whose unset "
                 + "trainedModelMetadata URIs are filled as GiGL's config populator fills them")
-        String taskConfig,
+        @Nullable String taskConfig,
         @Schema(description = "Absolute local path or file:// URI of the task config (instead of taskConfig)")
-        String taskConfigUri,
+        @Nullable String taskConfigUri,
         @Schema(description = "The GiglResourceConfig as YAML text")
-        String resourceConfig,
+        @Nullable String resourceConfig,
         @Schema(description = "Absolute local path or file:// URI of the resource config (instead of resourceConfig)")
-        String resourceConfigUri,
+        @Nullable String resourceConfigUri,
         @Schema(description = "Labels to filter jobs by (lowercase keys and values)")
-        Map<String, String> labels,
+        @Nullable Map<String, String> labels,
         @Schema(description = "Higher runs first; -1000 to 1000, default 0")
-        Integer priority,
+        @Nullable Integer priority,
         @Schema(description = "GPUs the job takes (1-64), one worker process each, all on one host; overrides "
                 + "localTrainerConfig.numWorkers and implies requireGpus. Local jobs only")
-        Integer gpus,
+        @Nullable Integer gpus,
         @Schema(description = "Fail at once (no capacity) instead of running on CPU slots when GPUs are short")
-        Boolean requireGpus,
+        @Nullable Boolean requireGpus,
         @Schema(description = "Stop the job after this many seconds; default from the resource config or the server")
-        Long timeoutSeconds,
+        @Nullable Long timeoutSeconds,
         @Schema(description = "Attempts in all (1-10) when the infrastructure fails the job (lost host, lost run), "
                 + "with a backoff in seconds doubled for each attempt (default 30)")
-        RetryPolicy retryPolicy,
+        @Nullable RetryPolicy retryPolicy,
         @Schema(description = "The trainer image for pools without GPUs (GiGL's --cpu_docker_uri), instead of the server's default")
-        String cpuDockerUri,
+        @Nullable String cpuDockerUri,
         @Schema(description = "The trainer image for pools with GPUs (GiGL's --cuda_docker_uri), instead of the server's default")
-        String cudaDockerUri) {
+        @Nullable String cudaDockerUri) {
 
     /**
      * @param maxAttempts attempts in all, 1 to 10; a failure with cause INFRASTRUCTURE or CONTROL_PLANE
      *     starts the next one
      * @param backoffSeconds wait before the second attempt, doubled for each later one (default 30)
      */
-    public record RetryPolicy(Integer maxAttempts, Integer backoffSeconds) {
+    public record RetryPolicy(@Nullable Integer maxAttempts, @Nullable Integer backoffSeconds) {
     }
 }

@@ -41,7 +41,7 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "agent protocol", description = "Registration, heartbeat and run reports of agents (token required)")
 public class AgentProtocolController {
 
-    private static final String AGENT_ID = "[A-Za-z0-9][A-Za-z0-9._-]{0,127}";
+    private static final String AGENT_ID = "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$";
     private static final String AGENT_ID_RULE = "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit";
 
     private final AgentWork work;

@@ -4,6 +4,9 @@ import java.net.URI;
 import java.util.List;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.api.tokens.NewToken;
 import io.trainyard.api.tokens.TokenLifetimes;
@@ -17,6 +20,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -43,16 +48,19 @@ public class AgentTokenController {
 
     /** @param expiresInDays its lifetime (default and longest: the server's token lifetimes) */
     public record NewAgentToken(
-            @NotNull @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9._-]{0,127}",
+            @NotNull @Pattern(regexp = "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$",
                     message = "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit")
             String agentId,
-            @Size(max = 64) String name,
-            @Min(1) @Max(3650) Integer expiresInDays) {
+            @Size(max = 64) @Pattern(regexp = NewToken.NAME, message = "must not contain control characters") @Nullable String name,
+            @Min(1) @Max(3650) @Nullable Integer expiresInDays) {
     }
 
     @PostMapping
     @Audited("agent-token.create")
-    @Operation(summary = "Create a token for an agent id; its secret is in this answer only")
+    @Operation(operationId = "createAgentToken", summary = "Create a token for an agent id; its secret is in this answer only")
+    @ApiResponse(responseCode = "201", description = "The new token, with its secret",
+            headers = @Header(name = HttpHeaders.LOCATION, description = "The token's URL, /tokens/{id}",
+                    schema = @Schema(type = "string", format = "uri-reference")))
     public ResponseEntity<TokenView> create(@RequestBody @Valid NewAgentToken token) {
         String name = token.name() == null || token.name().isBlank() ? "agent " + token.agentId() : token.name();
         ApiTokens.Created created = tokens.createForAgent(token.agentId(), name,
@@ -62,7 +70,7 @@ public class AgentTokenController {
     }
 
     @GetMapping
-    @Operation(summary = "Every agent token, newest first (never their secrets)")
+    @Operation(operationId = "listAgentTokens", summary = "Every agent token, newest first (never their secrets)")
     public List<TokenView> list() {
         return tokens.ofAgents().stream().map(TokenView::of).toList();
     }

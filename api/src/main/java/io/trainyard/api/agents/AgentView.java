@@ -4,9 +4,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.trainyard.backend.local.agents.AgentState;
+import org.jspecify.annotations.Nullable;
 
 /** A host of the pool: its inventory, what is in use and by which jobs, its lease and the last outage that extended it. */
+@Schema(name = "Agent")
 public record AgentView(
         String id,
         String host,
@@ -16,23 +19,26 @@ public record AgentView(
         int cpuSlots,
         int cpuSlotsUsed,
         List<RunningJob> runningJobs,
-        Instant registeredAt,
-        Instant lastHeartbeatAt,
-        Instant leaseExpiresAt,
-        DatabaseOutage lastDatabaseOutage) {
+        @Nullable Instant registeredAt,
+        @Nullable Instant lastHeartbeatAt,
+        @Nullable Instant leaseExpiresAt,
+        @Nullable DatabaseOutage lastDatabaseOutage) {
 
     /**
      * The last time a replica could not reach the database while this agent was active: its lease was pushed
      * out by one lease when the replica got the database back (times on that replica's clock).
      */
+    @Schema(name = "AgentDatabaseOutage")
     public record DatabaseOutage(Instant lostAt, Instant backAt, String seenBy) {
     }
 
     /** A GPU, whether a job holds it, and which (null when free, or held by a job of another project). */
-    public record GpuView(int index, String model, long memoryMiB, boolean inUse, UUID jobId) {
+    @Schema(name = "AgentGpu")
+    public record GpuView(int index, String model, long memoryMiB, boolean inUse, @Nullable UUID jobId) {
     }
 
     /** A job on the agent; its id and name are null when it belongs to a project the caller may not see. */
-    public record RunningJob(UUID id, String jobName, int workers) {
+    @Schema(name = "AgentJob")
+    public record RunningJob(@Nullable UUID id, @Nullable String jobName, int workers) {
     }
 }

@@ -8,8 +8,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.links.Link;
+import io.swagger.v3.oas.annotations.links.LinkParameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.LaunchPlan;
@@ -28,7 +37,12 @@ import io.trainyard.submission.JobSubmission;
 import io.trainyard.submission.SubmissionService;
 import io.trainyard.submission.Submitter;
 import io.trainyard.validation.InvalidRequestException;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -45,6 +59,7 @@ import org.springframework.web.bind.annotation.RestController;
 public class JobController {
 
     private static final int MAX_PAGE = 500;
+    private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
     private final SubmissionService submissions;
     private final JobQueries queries;
@@ -68,21 +83,38 @@ public class JobController {
     @PostMapping
     @Audited("job.submit")
     @RateLimited(RateLimited.Kind.SUBMISSION)
-    @Operation(summary = "Submit a job, or with dryRun=true validate it and answer its launch plan",
-            description = "Answers 201 with Location for a new job; 200 with the same job when the Idempotency-Key "
-                    + "was used before with the same body; 409 when it was used with a different body; 422 listing "
-                    + "every invalid field.")
-    public ResponseEntity<?> submit(@RequestBody JobSubmission submission,
-            @RequestParam(defaultValue = "false") boolean dryRun,
-            @Parameter(description = "Makes retries of the same submission safe")
-            @RequestHeader(value = "Idempotency-Key", required = false) String idempotencyKey) {
+    @Operation(operationId = "submitJob", summary = "Submit a job",
+            description = "Validates the submission (every invalid field at once, as 422) and queues the job. With an "
+                    + "Idempotency-Key, a repeat of the same body answers 200 with the job the first one made, so a "
+                    + "client may retry a submission whose answer it lost; the same key with a different body is 409.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+                    content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = JobSubmission.class),
+                            examples = @ExampleObject(name = "inline", value = SubmissionExample.JSON))),
+            responses = {
+                @ApiResponse(responseCode = "201", description = "Queued: the new job",
+                        headers = @Header(name = HttpHeaders.LOCATION, description = "The job's URL, /jobs/{id}",
+                                schema = @Schema(type = "string", format = "uri-reference")),
+                        links = {
+                            @Link(name = "getJob", operationId = "getJob", parameters = @LinkParameter(name = "id", expression = "$response.body#/id")),
+                            @Link(name = "cancelJob", operationId = "cancelJob", parameters = @LinkParameter(name = "id", expression = "$response.body#/id")),
+                            @Link(name = "listJobEvents", operationId = "listJobEvents", parameters = @LinkParameter(name = "id", expression = "$response.body#/id")),
+                            @Link(name = "getJobLogs", operationId = "getJobLogs", parameters = @LinkParameter(name = "id", expression = "$response.body#/id"))
+                        }),
+                @ApiResponse(responseCode = "200", description = "A repeat of an earlier submission with the same "
+                        + "Idempotency-Key and body: the job that one made",
+                        headers = @Header(name = HttpHeaders.LOCATION, description = "The job's URL, /jobs/{id}",
+                                schema = @Schema(type = "string", format = "uri-reference"))),
+                @ApiResponse(responseCode = "404", description = "No project of that name, or none the caller may see"),
+                @ApiResponse(responseCode = "409", description = "The Idempotency-Key was used before with a different body")
+            })
+    public ResponseEntity<JobView> submit(@RequestBody JobSubmission submission,
+            @Parameter(description = "Makes retries of the same submission safe: a fresh random value (a UUID) per "
+                    + "submission, sent again with each retry of it", schema = @Schema(minLength = 1, maxLength = 255))
+            @RequestHeader(value = IDEMPOTENCY_KEY, required = false) @Nullable String idempotencyKey) {
         Submitter submitter = submitter(SubmissionService.projectOf(submission));
-        if (dryRun) {
-            LaunchPlan plan = submissions.dryRun(submission, submitter);
-            return ResponseEntity.ok(plan);
-        }
         if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 255)) {
-            throw new InvalidRequestException("Idempotency-Key", "must be 1-255 characters");
+            throw new InvalidRequestException(IDEMPOTENCY_KEY, "must be 1-255 characters");
         }
         SubmissionService.Submitted submitted = submissions.submit(submission, submitter, idempotencyKey);
         JobView view = view(submitted.job());
@@ -90,19 +122,44 @@ public class JobController {
         return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location).body(view);
     }
 
+    @PostMapping("/dry-run")
+    @RateLimited(RateLimited.Kind.SUBMISSION)
+    @Operation(operationId = "dryRunJob", summary = "Validate a submission and answer what it would launch, storing nothing",
+            description = "The same checks as submitJob (422 listing every invalid field), then the backend's launch plan: "
+                    + "placement, per-worker argv and environment, work folder, and for Vertex AI the exact CustomJob request.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+                    content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = JobSubmission.class),
+                            examples = @ExampleObject(name = "inline", value = SubmissionExample.JSON))),
+            responses = {
+                @ApiResponse(responseCode = "200", description = "What would be launched"),
+                @ApiResponse(responseCode = "404", description = "No project of that name, or none the caller may see")
+            })
+    public LaunchPlan dryRun(@RequestBody JobSubmission submission) {
+        return submissions.dryRun(submission, submitter(SubmissionService.projectOf(submission)));
+    }
+
+    /** The query parameter dry runs had before {@code POST /jobs/dry-run}: a clear answer instead of a job. */
+    @Hidden
+    @PostMapping(params = "dryRun")
+    public ResponseEntity<Void> dryRunParameter() {
+        throw new InvalidRequestException("dryRun", "is not a parameter of POST /jobs: POST the submission to /jobs/dry-run");
+    }
+
     @GetMapping
-    @Operation(summary = "List jobs, newest first, with filters and cursor pagination")
+    @Operation(operationId = "listJobs", summary = "List jobs, newest first, with filters and cursor pagination")
+    @ApiResponse(responseCode = "200", description = "A page of jobs")
     public JobPageView list(
-            @Parameter(description = "Only jobs in these states") @RequestParam(required = false) List<JobState> state,
-            @Parameter(description = "Only jobs whose name starts with this") @RequestParam(required = false) String namePrefix,
-            @Parameter(description = "Only jobs with this label, as key=value (repeatable)") @RequestParam(required = false) List<String> label,
+            @Parameter(description = "Only jobs in these states (repeatable); empty: any state", allowEmptyValue = true) @RequestParam(required = false) @Nullable List<JobState> state,
+            @Parameter(description = "Only jobs whose name starts with this") @RequestParam(required = false) @Nullable String namePrefix,
+            @Parameter(description = "Only jobs with this label, as key=value (repeatable); empty: any labels", allowEmptyValue = true,
+                    array = @ArraySchema(schema = @Schema(pattern = "^[^=]+=.*$")))
+            @RequestParam(required = false) @Nullable List<String> label,
             @Parameter(description = "Only jobs of these projects (repeatable); default: every project the caller may see")
-            @RequestParam(required = false) List<String> project,
-            @Parameter(description = "The nextCursor of the previous page") @RequestParam(required = false) String cursor,
-            @RequestParam(defaultValue = "50") int limit) {
-        if (limit < 1 || limit > MAX_PAGE) {
-            throw new InvalidRequestException("limit", "must be between 1 and " + MAX_PAGE);
-        }
+            @RequestParam(required = false) @Nullable List<String> project,
+            @Parameter(description = "The nextCursor of the previous page; a value this server did not hand out is 422")
+            @RequestParam(required = false) @Nullable String cursor,
+            @Parameter(description = "Jobs per page; empty: the default", allowEmptyValue = true) @RequestParam(defaultValue = "50") @Min(1) @Max(MAX_PAGE) int limit) {
         Map<String, String> labels = new LinkedHashMap<>();
         if (label != null) {
             for (String pair : label) {
@@ -117,15 +174,17 @@ public class JobController {
         return new JobPageView(page.jobs().stream().map(this::view).toList(), page.nextCursor());
     }
 
-    @GetMapping("/{id}")
-    @Operation(summary = "A job: state, failure cause, exit code, attempt, timestamps, backend, placement, outputs")
+    // Only a UUID-shaped id: /jobs/dry-run is no job (and OPTIONS on it must not advertise GET).
+    @GetMapping("/{id:[0-9a-fA-F-]{36}}")
+    @Operation(operationId = "getJob",
+            summary = "A job: state, failure cause, exit code, attempt, timestamps, backend, placement, outputs")
     public JobView get(@PathVariable UUID id) {
         access.requireJob(id, Role.VIEWER);
         return view(queries.get(id));
     }
 
     @GetMapping("/{id}/events")
-    @Operation(summary = "The job's state history, oldest first")
+    @Operation(operationId = "listJobEvents", summary = "The job's state history, oldest first")
     public List<JobEventView> events(@PathVariable UUID id) {
         access.requireJob(id, Role.VIEWER);
         return queries.events(id).stream().map(JobEventView::of).toList();
@@ -141,7 +200,11 @@ public class JobController {
 
     @PostMapping("/{id}/cancel")
     @Audited("job.cancel")
-    @Operation(summary = "Cancel a job: at once if queued, else CANCELLING until its processes are gone")
+    @Operation(operationId = "cancelJob", summary = "Cancel a job: at once if queued, else CANCELLING until its processes are gone",
+            responses = {
+                @ApiResponse(responseCode = "202", description = "Cancelled, or cancelling"),
+                @ApiResponse(responseCode = "409", description = "The job has ended already")
+            })
     public ResponseEntity<JobView> cancel(@PathVariable UUID id) {
         access.requireJob(id, Role.EDITOR);
         return ResponseEntity.accepted().body(view(transitions.cancel(id)));
@@ -149,7 +212,11 @@ public class JobController {
 
     @PostMapping("/{id}/retry")
     @Audited("job.retry")
-    @Operation(summary = "Run an ended job again: same id, attempt + 1")
+    @Operation(operationId = "retryJob", summary = "Run an ended job again: same id, attempt + 1",
+            responses = {
+                @ApiResponse(responseCode = "202", description = "Queued again"),
+                @ApiResponse(responseCode = "409", description = "The job has not ended")
+            })
     public ResponseEntity<JobView> retry(@PathVariable UUID id) {
         access.requireJob(id, Role.EDITOR);
         return ResponseEntity.accepted().body(view(transitions.retry(id)));

@@ -4,11 +4,13 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.trainyard.dispatch.DispatchQueue;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobState;
 import io.trainyard.job.Placement;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A job as the API shows it.
@@ -18,6 +20,7 @@ import io.trainyard.job.Placement;
  * @param queuePosition for a queued job, its place in its backend's dispatch order (1: taken next); else null
  * @param waitingReason for a queued job, why it is not running yet; else null
  */
+@Schema(name = "Job")
 public record JobView(
         UUID id,
         String project,
@@ -27,26 +30,26 @@ public record JobView(
         int priority,
         Map<String, String> labels,
         int attempt,
-        FailureCause failureCause,
-        String failureMessage,
-        Integer exitCode,
+        @Nullable FailureCause failureCause,
+        @Nullable String failureMessage,
+        @Nullable Integer exitCode,
         int workers,
         boolean requireGpus,
         long timeoutSeconds,
-        String node,
-        Placement placement,
+        @Nullable String node,
+        @Nullable Placement placement,
         Map<String, String> outputs,
         Map<String, String> links,
-        String taskConfigSource,
-        String resourceConfigSource,
-        String submittedBy,
+        @Nullable String taskConfigSource,
+        @Nullable String resourceConfigSource,
+        @Nullable String submittedBy,
         Instant createdAt,
         Instant queuedAt,
-        Instant startedAt,
-        Instant finishedAt,
+        @Nullable Instant startedAt,
+        @Nullable Instant finishedAt,
         Instant updatedAt,
-        Integer queuePosition,
-        String waitingReason) {
+        @Nullable Integer queuePosition,
+        @Nullable String waitingReason) {
 
     static JobView of(Job job, Map<String, String> links, DispatchQueue.Waiting waiting) {
         return new JobView(job.getId(), job.getProject(), job.getJobName(), job.getState(), job.getBackend(), job.getPriority(),

@@ -9,6 +9,7 @@ import java.util.UUID;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.job.JobQueries;
@@ -21,6 +22,9 @@ import io.trainyard.security.Role;
 import io.trainyard.security.limits.RateLimited;
 import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -52,13 +56,12 @@ public class LogController {
     }
 
     @GetMapping
-    @Operation(summary = "Log lines with a sequence number above `after`, oldest first")
+    @Operation(operationId = "getJobLogs", summary = "Log lines with a sequence number above `after`, oldest first")
     public LogPageView page(@PathVariable UUID id,
-            @RequestParam(defaultValue = "0") long after,
-            @RequestParam(defaultValue = "1000") int limit) {
-        if (limit < 1 || limit > MAX_PAGE) {
-            throw new InvalidRequestException("limit", "must be between 1 and " + MAX_PAGE);
-        }
+            @Parameter(description = "The sequence number of the last line already seen (0 or empty: from the start)",
+                    allowEmptyValue = true)
+            @RequestParam(defaultValue = "0") @Min(0) long after,
+            @Parameter(description = "Lines per page; empty: the default", allowEmptyValue = true) @RequestParam(defaultValue = "1000") @Min(1) @Max(MAX_PAGE) int limit) {
         access.requireJob(id, Role.VIEWER);
         JobQueries.Status status = queries.status(id);
         List<LogLine> lines = store.read(id, after, limit);
@@ -68,18 +71,29 @@ public class LogController {
 
     @GetMapping(value = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     @RateLimited(RateLimited.Kind.STREAM)
-    @Operation(summary = "Follow the log as Server-Sent Events",
-            description = "Each line is an event `log` whose id is its sequence number; reconnect with "
-                    + "Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's "
-                    + "final state, sent only after every line of the job has been sent.",
-            responses = @ApiResponse(responseCode = "200", content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE)))
+    @Operation(operationId = "followJobLogs", summary = "Follow the log live as Server-Sent Events",
+            description = """
+                    A text/event-stream that stays open until the job has ended and all its lines were sent. Events:
+
+                    - `log`: one log line. `id` is the line's sequence number; `data` is a LogLine as JSON \
+                    (`{"seq", "attempt", "time", "stream", "rank", "text"}`, schema `LogLine`).
+                    - `end`: the last event, sent after every line of the job; `data` is a LogEnd as JSON \
+                    (`{"state", "attempt", "exitCode", "failureCause", "failureMessage"}`, schema `LogEnd`).
+
+                    The stream starts with `retry: 1000` and sends a comment (`: keepalive`) when idle. After a dropped \
+                    connection, reconnect with `Last-Event-ID` (or `after`) set to the last `id` seen: no line is lost \
+                    or repeated.""",
+            responses = @ApiResponse(responseCode = "200", description = "The stream of `log` events, then one `end` event",
+                    content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"))))
     public void stream(@PathVariable UUID id,
-            @Parameter(description = "Resume after this sequence number (set by EventSource on reconnect)")
-            @RequestHeader(value = "Last-Event-ID", required = false) String lastEventId,
-            @Parameter(description = "Start after this sequence number when there is no Last-Event-ID")
-            @RequestParam(defaultValue = "0") long after,
+            @Parameter(description = "Resume after this sequence number (set by EventSource on reconnect)",
+                    schema = @Schema(pattern = "^[0-9]*$", maxLength = 18))
+            @RequestHeader(value = "Last-Event-ID", required = false) @Nullable String lastEventId,
+            @Parameter(description = "Start after this sequence number when there is no Last-Event-ID (empty: from the start)",
+                    allowEmptyValue = true)
+            @RequestParam(defaultValue = "0") @Min(0) long after,
             HttpServletResponse response) throws IOException, InterruptedException {
-        long cursor = lastEventId == null || lastEventId.isBlank() ? after : parseEventId(lastEventId);
+        long cursor = lastEventId == null || lastEventId.isEmpty() ? after : parseEventId(lastEventId);
         access.requireJob(id, Role.VIEWER);
         response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
@@ -120,7 +134,10 @@ public class LogController {
 
     private static long parseEventId(String lastEventId) {
         try {
-            return Long.parseLong(lastEventId.strip());
+            if (!lastEventId.chars().allMatch(c -> c >= '0' && c <= '9') || lastEventId.length() > 18) {
+                throw new NumberFormatException(lastEventId);
+            }
+            return Long.parseLong(lastEventId);
         } catch (NumberFormatException e) {
             throw new InvalidRequestException("Last-Event-ID", "must be the id of an event of this stream, got '" + lastEventId + "'");
         }

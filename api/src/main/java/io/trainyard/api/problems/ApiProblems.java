@@ -1,6 +1,8 @@
 package io.trainyard.api.problems;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +34,10 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.exc.InvalidNullException;
+import tools.jackson.databind.exc.MismatchedInputException;
 
 /**
  * Every error answer is an RFC 9457 problem detail; invalid input lists each offending field's path in
@@ -159,7 +164,10 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         return problem;
     }
 
-    /** Malformed JSON or a value of the wrong type: say where, using the JSON path Jackson reports. */
+    /**
+     * Malformed JSON or a value of the wrong type: say where (the JSON path Jackson reports) and what was expected,
+     * in words of the API, never Jackson's own message (which names its classes and settings).
+     */
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
@@ -167,19 +175,57 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         if (cause instanceof RequestTooLargeException tooLarge) {
             return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(tooLarge(tooLarge));
         }
-        String field = "body";
-        String message = "is not valid JSON";
-        if (cause instanceof DatabindException databind && !databind.getPath().isEmpty()) {
-            field = databind.getPathReference().replaceAll("^[^\\[]*\\[\"?", "").replaceAll("\"?\\]\\[\"?", ".")
-                    .replaceAll("\"?\\]$", "");
-            message = "has the wrong type or shape: " + databind.getOriginalMessage();
-        } else if (cause instanceof JacksonException jackson) {
-            message = "is not valid JSON: " + jackson.getOriginalMessage();
-        }
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, field + " " + message);
+        Violation violation = unreadable(cause);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, violation.toString());
         problem.setTitle("Unreadable request body");
-        problem.setProperty("errors", errors(List.of(new Violation(field, message))));
+        problem.setProperty("errors", errors(List.of(violation)));
         return ResponseEntity.badRequest().body(problem);
+    }
+
+    private static Violation unreadable(Throwable cause) {
+        if (cause instanceof DatabindException databind && !databind.getPath().isEmpty()) {
+            String field = databind.getPathReference().replaceAll("^[^\\[]*\\[\"?", "").replaceAll("\"?\\]\\[\"?", ".")
+                    .replaceAll("\"?\\]$", "");
+            return new Violation(field, expectation(databind));
+        }
+        if (cause instanceof StreamReadException malformed && malformed.getLocation() != null) {
+            return new Violation("body", "is not valid JSON (line " + malformed.getLocation().getLineNr() + ", column "
+                    + malformed.getLocation().getColumnNr() + ")");
+        }
+        if (cause instanceof JacksonException) {
+            return new Violation("body", "is not a JSON object of the expected shape");
+        }
+        return new Violation("body", "is required: a JSON object");
+    }
+
+    /** What the field should have been, from the type Jackson was reading. */
+    private static String expectation(DatabindException e) {
+        if (e instanceof InvalidNullException) {
+            return "must not be null";
+        }
+        Class<?> target = e instanceof MismatchedInputException mismatch ? mismatch.getTargetType() : null;
+        if (target == null) {
+            return "has the wrong type or shape";
+        }
+        if (target.isEnum()) {
+            return "must be one of " + String.join(", ", Arrays.stream(target.getEnumConstants()).map(Object::toString).toList());
+        }
+        if (target == int.class || target == Integer.class || target == long.class || target == Long.class) {
+            return "must be an integer";
+        }
+        if (target == boolean.class || target == Boolean.class) {
+            return "must be true or false";
+        }
+        if (target == String.class) {
+            return "must be a string";
+        }
+        if (Map.class.isAssignableFrom(target) || target.isRecord()) {
+            return "must be a JSON object";
+        }
+        if (Collection.class.isAssignableFrom(target) || target.isArray()) {
+            return "must be a JSON array";
+        }
+        return "has the wrong type or shape";
     }
 
     private static List<Map<String, String>> errors(List<Violation> violations) {

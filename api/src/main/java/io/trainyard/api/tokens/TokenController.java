@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.security.Caller;
@@ -15,6 +18,9 @@ import io.trainyard.security.tokens.TokenAuthentication;
 import io.trainyard.validation.ConflictException;
 import io.trainyard.validation.NotFoundException;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -35,6 +41,8 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "tokens", description = "API tokens: created, listed, revoked")
 public class TokenController {
 
+    private static final String OWNER = "^(\\*|[A-Za-z0-9][A-Za-z0-9._@+-]{0,127})$";
+
     private final ApiTokens tokens;
     private final TokenLifetimes lifetimes;
     private final TokenAuthentication authentication;
@@ -47,7 +55,10 @@ public class TokenController {
 
     @PostMapping
     @Audited("token.create")
-    @Operation(summary = "Create a token of your own; its secret is in this answer only")
+    @Operation(operationId = "createToken", summary = "Create a token of your own; its secret is in this answer only")
+    @ApiResponse(responseCode = "201", description = "The new token, with its secret",
+            headers = @Header(name = HttpHeaders.LOCATION, description = "Its URL, /tokens/{id}",
+                    schema = @Schema(type = "string", format = "uri-reference")))
     public ResponseEntity<TokenView> create(@RequestBody @Valid NewToken token) {
         Caller.User user = Callers.currentUser();
         ApiTokens.Created created = tokens.createForUser(user.name(), token.name(), lifetimes.of(token), user.name());
@@ -56,9 +67,10 @@ public class TokenController {
     }
 
     @GetMapping
-    @Operation(summary = "Your tokens, newest first; a global admin may ask for another user's, or every user's with owner=*")
+    @Operation(operationId = "listTokens", summary = "Your tokens, newest first; a global admin may ask for another user's, or every user's with owner=*")
     public List<TokenView> list(@Parameter(description = "Whose tokens (global admins only); * for everyone's")
-            @RequestParam(required = false) String owner) {
+            @RequestParam(required = false) @Pattern(regexp = OWNER, message = "must be a user name or *")
+            @Nullable String owner) {
         Caller.User user = Callers.currentUser();
         if (owner != null && !owner.equals(user.name()) && !user.globalAdmin()) {
             throw new AccessDeniedException("only global admins see other users' tokens");
@@ -67,18 +79,31 @@ public class TokenController {
         return tokens.ofUsers(whose).stream().map(TokenView::of).toList();
     }
 
+    @GetMapping("/{id}")
+    @Operation(operationId = "getToken", summary = "A token of yours (any token, for global admins), never its secret")
+    public TokenView get(@PathVariable UUID id) {
+        return TokenView.of(visible(id));
+    }
+
     @DeleteMapping("/{id}")
     @Audited("token.revoke")
-    @Operation(summary = "Revoke a token: it is refused from now on (within a second on every replica)")
+    @Operation(operationId = "revokeToken", summary = "Revoke a token: it is refused from now on (within a second on every replica)")
+    @ApiResponse(responseCode = "204", description = "Revoked")
+    @ApiResponse(responseCode = "409", description = "The token was revoked already")
     public ResponseEntity<Void> revoke(@PathVariable UUID id) {
-        Caller.User user = Callers.currentUser();
-        ApiTokens.Token token = tokens.find(id)
-                .filter(found -> user.globalAdmin() || user.name().equals(found.owner()))
-                .orElseThrow(() -> new NotFoundException("No such token", "no token " + id + " of yours"));
+        ApiTokens.Token token = visible(id);
         if (!tokens.revoke(token.id())) {
             throw new ConflictException("token " + id + " was revoked already");
         }
         authentication.forgetCached();
         return ResponseEntity.noContent().build();
+    }
+
+    /** A token the caller owns, or any token for a global admin; else 404, so ids of others' tokens reveal nothing. */
+    private ApiTokens.Token visible(UUID id) {
+        Caller.User user = Callers.currentUser();
+        return tokens.find(id)
+                .filter(found -> user.globalAdmin() || user.name().equals(found.owner()))
+                .orElseThrow(() -> new NotFoundException("No such token", "no token " + id + " of yours"));
     }
 }

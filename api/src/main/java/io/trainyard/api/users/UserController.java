@@ -6,6 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.api.tokens.NewToken;
 import io.trainyard.api.tokens.TokenLifetimes;
@@ -21,6 +25,8 @@ import io.trainyard.validation.NotFoundException;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -35,6 +41,9 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "users", description = "Users, and tokens made for them by a global admin")
 public class UserController {
 
+    /** What a user name may be. */
+    public static final String NAME = "^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$";
+
     private final Users users;
     private final ApiTokens tokens;
     private final TokenLifetimes lifetimes;
@@ -45,36 +54,42 @@ public class UserController {
         this.lifetimes = lifetimes;
     }
 
+    @Schema(name = "User")
     public record UserView(String name, boolean globalAdmin, Instant createdAt) {
     }
 
     /** The caller: its name, whether it is a global admin, and its role in each project. */
+    @Schema(name = "CurrentUser")
     public record Me(String name, boolean globalAdmin, Map<String, Role> roles) {
     }
 
     public record NewUser(
-            @NotNull @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}",
+            @NotNull @Pattern(regexp = NAME,
                     message = "must be 1-128 letters, digits, '.', '_', '@', '+' or '-', starting with a letter or digit")
             String name,
-            Boolean globalAdmin) {
+            @Nullable Boolean globalAdmin) {
     }
 
     @GetMapping("/me")
-    @Operation(summary = "Who you are: your name, whether you are a global admin, your role in each project")
+    @Operation(operationId = "getCurrentUser", summary = "Who you are: your name, whether you are a global admin, your role in each project")
     public Me me() {
         Caller.User user = Callers.currentUser();
         return new Me(user.name(), user.globalAdmin(), user.roles());
     }
 
     @GetMapping
-    @Operation(summary = "Every user (global admins)")
+    @Operation(operationId = "listUsers", summary = "Every user (global admins)")
     public List<UserView> list() {
         return users.all().stream().map(user -> new UserView(user.name(), user.globalAdmin(), user.createdAt())).toList();
     }
 
     @PostMapping
     @Audited("user.create")
-    @Operation(summary = "Create a user (global admins); give it a role in projects and a token next")
+    @Operation(operationId = "createUser", summary = "Create a user (global admins); give it a role in projects and a token next")
+    @ApiResponse(responseCode = "201", description = "The new user",
+            headers = @Header(name = HttpHeaders.LOCATION, description = "Its URL, /users/{name}",
+                    schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "409", description = "A user of that name exists")
     public ResponseEntity<UserView> create(@RequestBody @Valid NewUser user) {
         if (!users.create(user.name(), Boolean.TRUE.equals(user.globalAdmin()))) {
             throw new ConflictException("user '" + user.name() + "' exists already");
@@ -84,10 +99,20 @@ public class UserController {
                 .body(new UserView(created.name(), created.globalAdmin(), created.createdAt()));
     }
 
+    @GetMapping("/{name}")
+    @Operation(operationId = "getUser", summary = "A user (global admins)")
+    public UserView get(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name) {
+        Users.User user = users.find(name).orElseThrow(() -> new NotFoundException("No such user", "no user '" + name + "'"));
+        return new UserView(user.name(), user.globalAdmin(), user.createdAt());
+    }
+
     @PostMapping("/{name}/tokens")
     @Audited("token.create")
-    @Operation(summary = "Create a token for a user (global admins); its secret is in this answer only")
-    public ResponseEntity<TokenView> createToken(@PathVariable String name, @RequestBody @Valid NewToken token) {
+    @Operation(operationId = "createUserToken", summary = "Create a token for a user (global admins); its secret is in this answer only")
+    @ApiResponse(responseCode = "201", description = "The new token, with its secret",
+            headers = @Header(name = HttpHeaders.LOCATION, description = "Its URL, /tokens/{id}",
+                    schema = @Schema(type = "string", format = "uri-reference")))
+    public ResponseEntity<TokenView> createToken(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name, @RequestBody @Valid NewToken token) {
         if (users.find(name).isEmpty()) {
             throw new NotFoundException("No such user", "no user '" + name + "'");
         }

@@ -8,8 +8,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.stream.Stream;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.trainyard.validation.InvalidRequestException;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -32,8 +36,10 @@ public class AuditLog {
      * @param target what it was done to: the resource's path (for a creation, the created resource's)
      * @param detail the HTTP status, and the reason where there is one
      */
-    public record Event(long id, Instant at, String actor, String action, String target, String sourceAddress,
-            Outcome outcome, String detail) {
+    @NullMarked
+    @Schema(name = "AuditEvent")
+    public record Event(long id, Instant at, String actor, String action, @Nullable String target,
+            @Nullable String sourceAddress, Outcome outcome, @Nullable String detail) {
     }
 
     public void record(String actor, String action, String target, String sourceAddress, Outcome outcome, String detail) {
@@ -46,13 +52,23 @@ public class AuditLog {
 
     /** Filters of a listing; null means no filter. */
     public record Filter(String actor, String action, String target, Outcome outcome, Instant since, Instant until) {
+
+        /** Whether a value asks for a NUL character, which no record has (PostgreSQL text cannot hold it). */
+        boolean matchesNothing() {
+            return Stream.of(actor, action, target).anyMatch(value -> value != null && value.indexOf('\0') >= 0);
+        }
     }
 
-    public record Page(List<Event> events, String nextCursor) {
+    @NullMarked
+    @Schema(name = "AuditPage")
+    public record Page(List<Event> events, @Nullable String nextCursor) {
     }
 
     /** Newest first, {@code limit} at a time; {@code cursor} is the previous page's {@code nextCursor}. */
     public Page list(Filter filter, String cursor, int limit) {
+        if (filter.matchesNothing()) {
+            return new Page(List.of(), null);
+        }
         StringBuilder sql = new StringBuilder("select id, at, actor, action, target, source_address, outcome, detail "
                 + "from audit_events where true");
         MapSqlParameterSource params = new MapSqlParameterSource();
