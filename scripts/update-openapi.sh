@@ -11,7 +11,8 @@ if [ "${1:-}" != "--no-build" ]; then
   # The server and the modules it needs, from this checkout (package, not install: nothing from ~/.m2 mixes in).
   # A jar repackaged before is not repackaged again: remove it so that it holds this checkout's modules.
   rm -f api/target/trainyard-server.jar
-  mvn -B -q --no-transfer-progress -pl api -am -DskipTests package
+  # Without the dashboard: it is typed from this very document, so it is built after the document changes.
+  mvn -B -q --no-transfer-progress -pl api -am -DskipTests -Dtrainyard.ui.skip=true package
 fi
 source scripts/scratch-server.sh
 curl -fsS "$SERVER_URL/v3/api-docs.yaml" -o api/openapi.yaml.new

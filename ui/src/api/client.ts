@@ -1,11 +1,11 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import type { components, paths } from "./schema";
 
-export type Job = components["schemas"]["JobView"];
+export type Job = components["schemas"]["Job"];
 export type JobState = NonNullable<Job["state"]>;
-export type Agent = components["schemas"]["AgentView"];
+export type Agent = components["schemas"]["Agent"];
 export type LogLine = components["schemas"]["LogLine"];
-export type JobEvent = components["schemas"]["JobEventView"];
+export type JobEvent = components["schemas"]["JobEvent"];
 
 /** A field the server refused (a problem detail's `errors`), e.g. `taskConfig.trainerConfig.trainerClsPath`. */
 export interface FieldError {

@@ -24,7 +24,7 @@ export function absoluteTime(iso: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-export function duration(fromIso?: string, toIso?: string): string {
+export function duration(fromIso?: string | null, toIso?: string | null): string {
   if (!fromIso) return "";
   const seconds = Math.max(0, Math.round(((toIso ? new Date(toIso).getTime() : Date.now()) - new Date(fromIso).getTime()) / 1000));
   const h = Math.floor(seconds / 3600);

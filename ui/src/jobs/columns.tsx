@@ -52,7 +52,7 @@ export const COLUMNS: Column[] = [
     id: "waiting",
     label: "Waiting",
     width: "minmax(10rem, 2fr)",
-    render: (j) => (j.queuePosition ? <span title={j.waitingReason}>#{j.queuePosition}: {j.waitingReason}</span> : ""),
+    render: (j) => (j.queuePosition ? <span title={j.waitingReason ?? undefined}>#{j.queuePosition}: {j.waitingReason}</span> : ""),
     sortValue: (j) => j.queuePosition ?? Number.MAX_SAFE_INTEGER,
   },
   { id: "submitter", label: "By", width: "7rem", render: (j) => j.submittedBy, sortValue: (j) => j.submittedBy ?? "" },

@@ -191,7 +191,7 @@ public class JobController {
     }
 
     @GetMapping("/{id}/configs")
-    @Operation(summary = "The task and resource configs the job runs with, as the YAML text stored at submission")
+    @Operation(operationId = "getJobConfigs", summary = "The task and resource configs the job runs with, as the YAML text stored at submission")
     public JobConfigsView configs(@PathVariable UUID id) {
         access.requireJob(id, Role.VIEWER);
         Job job = queries.get(id);

@@ -24,7 +24,7 @@ public class QueueController {
     }
 
     @GetMapping("/queue")
-    @Operation(summary = "Queued jobs in dispatch order, backend by backend, each with its queuePosition and waitingReason",
+    @Operation(operationId = "getQueue", summary = "Queued jobs in dispatch order, backend by backend, each with its queuePosition and waitingReason",
             description = "Computed from the placement logic against the pool's free capacity now (at most a second "
                     + "old); up to 1000 jobs per backend. Jobs of projects the caller may not see are left out, "
                     + "but keep their places.")

@@ -53,7 +53,7 @@ public class MetricsController {
     }
 
     @GetMapping
-    @Operation(summary = "The job's scalar tags with their point count, step range, min, max and last value")
+    @Operation(operationId = "listJobMetrics", summary = "The job's scalar tags with their point count, step range, min, max and last value")
     public List<MetricTagView> tags(@PathVariable UUID id) {
         access.requireJob(id, Role.VIEWER);
         return store.tags(id).stream().map(MetricTagView::of).toList();
@@ -61,7 +61,7 @@ public class MetricsController {
 
     @GetMapping(value = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     @RateLimited(RateLimited.Kind.STREAM)
-    @Operation(summary = "Follow the job's scalars as Server-Sent Events",
+    @Operation(operationId = "followJobMetrics", summary = "Follow the job's scalars as Server-Sent Events",
             description = "Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id "
                     + "orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one "
                     + "event `end` carrying the job's final state, sent after every point of the job. (A tag named "
@@ -108,7 +108,7 @@ public class MetricsController {
     }
 
     @GetMapping("/{*tag}")
-    @Operation(summary = "One tag's points of one attempt, by step, downsampled to at most maxPoints",
+    @Operation(operationId = "getJobMetricSeries", summary = "One tag's points of one attempt, by step, downsampled to at most maxPoints",
             description = "The tag is the rest of the path (tags contain '/', e.g. `train/loss`). Downsampling keeps "
                     + "the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.")
     public MetricSeriesView series(@PathVariable UUID id, @PathVariable String tag,

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -59,7 +60,7 @@ public class TensorBoardController {
     }
 
     @GetMapping("/jobs/{id}/tensorboard")
-    @Operation(summary = "The job's TensorBoard (redirects to the folder URL TensorBoard's pages expect)")
+    @Operation(operationId = "openJobTensorBoard", summary = "The job's TensorBoard (redirects to the folder URL TensorBoard's pages expect)")
     public ResponseEntity<Void> jobRedirect(@PathVariable UUID id) {
         access.requireJob(id, Role.VIEWER);
         return ResponseEntity.status(302).location(URI.create("/jobs/" + id + "/tensorboard/")).build();
@@ -67,6 +68,7 @@ public class TensorBoardController {
 
     // TensorBoard's pages only GET and POST (its multi-run data requests).
     @RequestMapping(value = "/jobs/{id}/tensorboard/**", method = {RequestMethod.GET, RequestMethod.POST})
+    @Hidden // TensorBoard's own pages and data API, proxied: not part of Trainyard's contract
     @Operation(summary = "The job's TensorBoard: started on first use, stopped when idle; every TensorBoard URL under it")
     public void job(@PathVariable UUID id, HttpServletRequest request, HttpServletResponse response)
             throws IOException, InterruptedException {
@@ -74,7 +76,7 @@ public class TensorBoardController {
     }
 
     @GetMapping("/tensorboard")
-    @Operation(summary = "One TensorBoard comparing several jobs (redirects to /tensorboards/{ids}/)")
+    @Operation(operationId = "compareTensorBoards", summary = "One TensorBoard comparing several jobs (redirects to /tensorboards/{ids}/)")
     public ResponseEntity<Void> compareRedirect(
             @Parameter(description = "Comma-separated job ids") @RequestParam String jobs) {
         List<UUID> ids = parseIds(jobs);
@@ -84,6 +86,7 @@ public class TensorBoardController {
     }
 
     @RequestMapping(value = "/tensorboards/{ids}/**", method = {RequestMethod.GET, RequestMethod.POST})
+    @Hidden // TensorBoard's own pages and data API, proxied: not part of Trainyard's contract
     @Operation(summary = "The TensorBoard comparing the jobs named in the path; every TensorBoard URL under it")
     public void compare(@PathVariable String ids, HttpServletRequest request, HttpServletResponse response)
             throws IOException, InterruptedException {

@@ -53,7 +53,7 @@ public class SessionController {
     }
 
     @GetMapping
-    @Operation(summary = "Who is signed in (401 when nobody); sets the XSRF-TOKEN cookie for the next sign-in or change")
+    @Operation(operationId = "getSession", summary = "Who is signed in (401 when nobody); sets the XSRF-TOKEN cookie for the next sign-in or change")
     public ResponseEntity<SessionView> current(@Parameter(hidden = true) CsrfToken csrf) {
         csrf.getToken(); // renders the deferred token, so its cookie goes out with this answer
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
@@ -64,7 +64,7 @@ public class SessionController {
     }
 
     @PostMapping
-    @Operation(summary = "Sign in with a user's API token: answers the user and sets the session cookie")
+    @Operation(operationId = "signIn", summary = "Sign in with a user's API token: answers the user and sets the session cookie")
     public SessionView signIn(@RequestBody SignIn signIn, HttpServletRequest request,
             @Parameter(hidden = true) CsrfToken csrf) {
         if (signIn == null || signIn.token() == null || signIn.token().isBlank()) {
@@ -86,7 +86,7 @@ public class SessionController {
     }
 
     @DeleteMapping
-    @Operation(summary = "Sign out: ends the session")
+    @Operation(operationId = "signOut", summary = "Sign out: ends the session")
     public ResponseEntity<Void> signOut(HttpServletRequest request) {
         sessions.signOut(request);
         return ResponseEntity.noContent().build();
