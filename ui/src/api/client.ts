@@ -50,7 +50,7 @@ const csrf: Middleware = {
 export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
 api.use(csrf);
 
-interface Answer<T> {
+export interface Answer<T> {
   data?: T;
   error?: unknown;
   response: Response;

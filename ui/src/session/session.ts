@@ -1,9 +1,26 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "../api/client";
+import { type Answer, unwrap, withCsrf } from "../api/client";
 
 export interface SessionUser {
   name?: string;
   globalAdmin?: boolean;
+}
+
+/**
+ * One call to the dashboard's cookie session. The session belongs to the browser, not to the public API's
+ * contract (api/openapi.yaml documents bearer-token calls for clients), so these three calls use fetch directly.
+ */
+async function sessionCall<T>(method: "GET" | "POST" | "DELETE", body?: unknown): Promise<Answer<T>> {
+  const headers = withCsrf(new Headers(body === undefined ? {} : { "Content-Type": "application/json" }), method);
+  const response = await fetch("/session", {
+    method,
+    headers,
+    credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const parsed = text ? JSON.parse(text) : undefined;
+  return response.ok ? { data: parsed as T, response } : { error: parsed, response };
 }
 
 /** Who is signed in; null when nobody is. Asking also hands out the CSRF cookie. */
@@ -11,7 +28,7 @@ export function useSession() {
   return useQuery({
     queryKey: ["session"],
     queryFn: async (): Promise<SessionUser | null> => {
-      const { data, response } = await api.GET("/session");
+      const { data, response } = await sessionCall<SessionUser>("GET");
       return response.status === 401 ? null : (data ?? null);
     },
     staleTime: Infinity,
@@ -21,7 +38,7 @@ export function useSession() {
 export function useSignIn() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (token: string) => unwrap(api.POST("/session", { body: { token } })),
+    mutationFn: (token: string) => unwrap(sessionCall<SessionUser>("POST", { token })),
     onSuccess: (user) => client.setQueryData(["session"], user),
   });
 }
@@ -29,7 +46,7 @@ export function useSignIn() {
 export function useSignOut() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => unwrap(api.DELETE("/session")),
+    mutationFn: () => unwrap(sessionCall<void>("DELETE")),
     onSuccess: () => {
       client.clear();
       client.setQueryData(["session"], null);

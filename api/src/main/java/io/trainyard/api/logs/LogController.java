@@ -1,8 +1,6 @@
 package io.trainyard.api.logs;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
@@ -20,7 +18,6 @@ import io.trainyard.logs.StoredLine;
 import io.trainyard.security.ProjectAccess;
 import io.trainyard.security.Role;
 import io.trainyard.security.limits.RateLimited;
-import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -93,15 +90,10 @@ public class LogController {
                     allowEmptyValue = true)
             @RequestParam(defaultValue = "0") @Min(0) long after,
             HttpServletResponse response) throws IOException, InterruptedException {
-        long cursor = lastEventId == null || lastEventId.isEmpty() ? after : parseEventId(lastEventId);
+        long cursor = EventStream.resumeAfter(lastEventId, after);
         access.requireJob(id, Role.VIEWER);
-        response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.setHeader("Cache-Control", "no-cache");
-        response.setHeader("X-Accel-Buffering", "no");
-        OutputStream out = response.getOutputStream();
+        EventStream stream = EventStream.open(response, json);
         try {
-            send(out, "retry: 1000\n\n");
             following.follow(id, cursor, new LogFollowing.Follower() {
                 @Override
                 public void lines(List<StoredLine> lines) throws IOException {
@@ -109,37 +101,21 @@ public class LogController {
                     for (StoredLine line : lines) {
                         events.append("id: ").append(line.seq()).append("\nevent: log\ndata: ").append(line.json()).append("\n\n");
                     }
-                    send(out, events.toString());
+                    stream.send(events.toString());
                 }
 
                 @Override
                 public void end(JobQueries.Status status) throws IOException {
-                    send(out, "event: end\ndata: " + json.writeValueAsString(LogEndView.of(status)) + "\n\n");
+                    stream.end(status);
                 }
 
                 @Override
                 public void keepAlive() throws IOException {
-                    send(out, ": keepalive\n\n");
+                    stream.keepAlive();
                 }
             });
         } catch (IOException e) {
             // The client went away; nothing to clean up.
-        }
-    }
-
-    private static void send(OutputStream out, String events) throws IOException {
-        out.write(events.getBytes(StandardCharsets.UTF_8));
-        out.flush();
-    }
-
-    private static long parseEventId(String lastEventId) {
-        try {
-            if (!lastEventId.chars().allMatch(c -> c >= '0' && c <= '9') || lastEventId.length() > 18) {
-                throw new NumberFormatException(lastEventId);
-            }
-            return Long.parseLong(lastEventId);
-        } catch (NumberFormatException e) {
-            throw new InvalidRequestException("Last-Event-ID", "must be the id of an event of this stream, got '" + lastEventId + "'");
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.trainyard.job.JobState;
 import io.trainyard.scalars.ScalarPoint;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One tag's points of one attempt, by step.
@@ -12,6 +13,6 @@ import io.trainyard.scalars.ScalarPoint;
  *     downsampled
  * @param downsampled whether {@code points} is a min/max-per-bucket selection of them
  */
-public record MetricSeriesView(String tag, Integer attempt, long totalPoints, boolean downsampled,
+public record MetricSeriesView(String tag, @Nullable Integer attempt, long totalPoints, boolean downsampled,
         List<ScalarPoint> points, JobState jobState) {
 }

@@ -1,6 +1,7 @@
 package io.trainyard.api.metrics;
 
 import io.trainyard.scalars.ScalarStore;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A tag of a job's scalars.
@@ -9,7 +10,7 @@ import io.trainyard.scalars.ScalarStore;
  * @param min the lowest value that is not NaN (null if all are NaN)
  * @param lastValue the value of its last stored point of {@code lastAttempt}
  */
-public record MetricTagView(String tag, long points, long firstStep, long lastStep, Double min, Double max,
+public record MetricTagView(String tag, long points, long firstStep, long lastStep, @Nullable Double min, @Nullable Double max,
         double lastValue, int lastAttempt) {
 
     static MetricTagView of(ScalarStore.TagSummary summary) {

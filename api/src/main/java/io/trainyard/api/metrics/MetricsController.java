@@ -1,17 +1,16 @@
 package io.trainyard.api.metrics;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import io.trainyard.api.logs.LogEndView;
+import io.trainyard.api.logs.EventStream;
 import io.trainyard.job.JobQueries;
 import io.trainyard.scalars.ScalarFollowing;
 import io.trainyard.scalars.ScalarStore;
@@ -20,6 +19,9 @@ import io.trainyard.security.Role;
 import io.trainyard.security.limits.RateLimited;
 import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -68,18 +70,14 @@ public class MetricsController {
                     + "`stream` is not reachable through the series endpoint; its points arrive here.)",
             responses = @ApiResponse(responseCode = "200", content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE)))
     public void stream(@PathVariable UUID id,
-            @Parameter(description = "Resume after this event id (set by EventSource on reconnect)")
-            @RequestHeader(value = "Last-Event-ID", required = false) String lastEventId,
+            @Parameter(description = "Resume after this event id (set by EventSource on reconnect)",
+                    schema = @Schema(pattern = "^[0-9]*$", maxLength = 18))
+            @RequestHeader(value = "Last-Event-ID", required = false) @Nullable String lastEventId,
             HttpServletResponse response) throws IOException, InterruptedException {
-        long cursor = lastEventId == null || lastEventId.isBlank() ? 0 : parseEventId(lastEventId);
+        long cursor = EventStream.resumeAfter(lastEventId, 0);
         access.requireJob(id, Role.VIEWER);
-        response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.setHeader("Cache-Control", "no-cache");
-        response.setHeader("X-Accel-Buffering", "no");
-        OutputStream out = response.getOutputStream();
+        EventStream stream = EventStream.open(response, json);
         try {
-            send(out, "retry: 1000\n\n");
             following.follow(id, cursor, new ScalarFollowing.Follower() {
                 @Override
                 public void chunks(List<ScalarStore.Chunk> chunks) throws IOException {
@@ -89,17 +87,17 @@ public class MetricsController {
                                 .append(json.writeValueAsString(new MetricChunkView(chunk.tag(), chunk.attempt(), chunk.points())))
                                 .append("\n\n");
                     }
-                    send(out, events.toString());
+                    stream.send(events.toString());
                 }
 
                 @Override
                 public void end(JobQueries.Status status) throws IOException {
-                    send(out, "event: end\ndata: " + json.writeValueAsString(LogEndView.of(status)) + "\n\n");
+                    stream.end(status);
                 }
 
                 @Override
                 public void keepAlive() throws IOException {
-                    send(out, ": keepalive\n\n");
+                    stream.keepAlive();
                 }
             });
         } catch (IOException e) {
@@ -113,19 +111,14 @@ public class MetricsController {
                     + "the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.")
     public MetricSeriesView series(@PathVariable UUID id, @PathVariable String tag,
             @Parameter(description = "The attempt (default: the latest that wrote the tag)")
-            @RequestParam(required = false) Integer attempt,
-            @Parameter(description = "Only points with a step above this one")
-            @RequestParam(required = false) Long after,
-            @RequestParam(defaultValue = "1000") int maxPoints) {
+            @RequestParam(required = false) @Min(1) @Nullable Integer attempt,
+            @Parameter(description = "Only points with a step above this one (empty: all)", allowEmptyValue = true)
+            @RequestParam(required = false) @Nullable Long after,
+            @Parameter(description = "At most this many points (2 to 100000)")
+            @RequestParam(defaultValue = "1000") @Min(2) @Max(MAX_POINTS) int maxPoints) {
         String name = tag.startsWith("/") ? tag.substring(1) : tag;
         if (name.isEmpty()) {
             throw new InvalidRequestException("tag", "must name a tag, e.g. /jobs/{id}/metrics/train/loss");
-        }
-        if (maxPoints < 2 || maxPoints > MAX_POINTS) {
-            throw new InvalidRequestException("maxPoints", "must be between 2 and " + MAX_POINTS);
-        }
-        if (attempt != null && attempt < 1) {
-            throw new InvalidRequestException("attempt", "must be 1 or more");
         }
         access.requireJob(id, Role.VIEWER);
         JobQueries.Status status = queries.status(id);
@@ -133,18 +126,5 @@ public class MetricsController {
         ScalarStore.Series series = chosen == null ? new ScalarStore.Series(0, List.of())
                 : store.series(id, name, chosen, after == null ? Long.MIN_VALUE : after, maxPoints);
         return new MetricSeriesView(name, chosen, series.total(), series.downsampled(), series.points(), status.state());
-    }
-
-    private static void send(OutputStream out, String events) throws IOException {
-        out.write(events.getBytes(StandardCharsets.UTF_8));
-        out.flush();
-    }
-
-    private static long parseEventId(String lastEventId) {
-        try {
-            return Long.parseLong(lastEventId.strip());
-        } catch (NumberFormatException e) {
-            throw new InvalidRequestException("Last-Event-ID", "must be the id of an event of this stream, got '" + lastEventId + "'");
-        }
     }
 }

@@ -13,6 +13,9 @@ import java.util.stream.Collectors;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobNotFoundException;
@@ -24,6 +27,7 @@ import io.trainyard.tensorboard.TensorBoards;
 import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -59,6 +63,9 @@ public class TensorBoardController {
         this.access = access;
     }
 
+    // Like the pages under it, which share its path (and so its methods), not part of the public document: clients
+    // follow a job's links.tensorboard.
+    @Hidden
     @GetMapping("/jobs/{id}/tensorboard")
     @Operation(operationId = "openJobTensorBoard", summary = "The job's TensorBoard (redirects to the folder URL TensorBoard's pages expect)")
     public ResponseEntity<Void> jobRedirect(@PathVariable UUID id) {
@@ -75,10 +82,15 @@ public class TensorBoardController {
         show(List.of(id), "/jobs/" + id + "/tensorboard", request, response);
     }
 
+    private static final String UUID_PATTERN = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+    private static final String JOB_IDS = "^" + UUID_PATTERN + "(," + UUID_PATTERN + "){0,19}$";
+
     @GetMapping("/tensorboard")
-    @Operation(operationId = "compareTensorBoards", summary = "One TensorBoard comparing several jobs (redirects to /tensorboards/{ids}/)")
+    @Operation(operationId = "compareTensorBoards", summary = "One TensorBoard comparing several jobs (redirects to /tensorboards/{ids}/)",
+            responses = @ApiResponse(responseCode = "404", description = "A job named does not exist or is not visible to the caller",
+                    content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(ref = "#/components/schemas/Problem"))))
     public ResponseEntity<Void> compareRedirect(
-            @Parameter(description = "Comma-separated job ids") @RequestParam String jobs) {
+            @Parameter(description = "Comma-separated job ids (1 to 20)", schema = @Schema(pattern = JOB_IDS)) @RequestParam String jobs) {
         List<UUID> ids = parseIds(jobs);
         ids.forEach(id -> access.requireJob(id, Role.VIEWER));
         String joined = ids.stream().map(UUID::toString).collect(Collectors.joining(","));

@@ -2,6 +2,7 @@ package io.trainyard.security.session;
 
 import java.util.Map;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -15,7 +16,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
 import org.springframework.security.oauth2.server.resource.authentication.BearerTokenAuthenticationToken;
 import org.springframework.security.web.csrf.CsrfToken;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -31,6 +31,7 @@ import org.springframework.web.bind.annotation.RestController;
  * token of the {@code XSRF-TOKEN} cookie echoed in an {@code X-XSRF-TOKEN} header when they change anything;
  * {@code GET /session} hands that cookie out.
  */
+@Hidden // the browser's cookie session (CSRF-protected), not part of the bearer-token API clients are generated from
 @RestController
 @RequestMapping("/session")
 @Tag(name = "session", description = "The dashboard's cookie session: sign in with an API token, sign out")

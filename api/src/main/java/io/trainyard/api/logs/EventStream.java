@@ -1,0 +1,70 @@
+package io.trainyard.api.logs;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+import io.trainyard.job.JobQueries;
+import io.trainyard.validation.InvalidRequestException;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The Server-Sent Events answer of a job's live follow (its log, its scalars): headers that keep proxies from
+ * buffering it, the client's reconnect delay, events written out at once, keep-alive comments while nothing
+ * happens, and the job's final {@code end} event.
+ */
+public final class EventStream {
+
+    private final OutputStream out;
+    private final JsonMapper json;
+
+    private EventStream(OutputStream out, JsonMapper json) {
+        this.out = out;
+        this.json = json;
+    }
+
+    /** Starts the answer: its headers, then the reconnect delay EventSource clients use after a dropped connection. */
+    public static EventStream open(HttpServletResponse response, JsonMapper json) throws IOException {
+        response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.setHeader("Cache-Control", "no-cache");
+        response.setHeader("X-Accel-Buffering", "no");
+        EventStream stream = new EventStream(response.getOutputStream(), json);
+        stream.send("retry: 1000\n\n");
+        return stream;
+    }
+
+    /**
+     * Where a reconnecting client resumes: after its {@code Last-Event-ID} (a stored line's or chunk's number),
+     * else after {@code otherwise}.
+     */
+    public static long resumeAfter(@Nullable String lastEventId, long otherwise) {
+        if (lastEventId == null || lastEventId.isEmpty()) {
+            return otherwise;
+        }
+        // At most 18 digits: every such number is a long, as the document's pattern for the header says.
+        if (lastEventId.length() > 18 || !lastEventId.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new InvalidRequestException("Last-Event-ID", "must be the id of an event of this stream, got '" + lastEventId + "'");
+        }
+        return Long.parseLong(lastEventId);
+    }
+
+    /** Writes events (each ending in a blank line) and flushes them to the client. */
+    public void send(String events) throws IOException {
+        out.write(events.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    /** The last event: the job's final state, sent after everything it stored. */
+    public void end(JobQueries.Status status) throws IOException {
+        send("event: end\ndata: " + json.writeValueAsString(LogEndView.of(status)) + "\n\n");
+    }
+
+    /** A comment, so that proxies and clients keep an idle connection open. */
+    public void keepAlive() throws IOException {
+        send(": keepalive\n\n");
+    }
+}
