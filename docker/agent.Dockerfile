@@ -18,8 +18,10 @@ COPY scheduler scheduler
 COPY backends backends
 COPY api api
 COPY testing testing
+COPY clients clients
+# The agent image needs no dashboard (and this image has no Node.js to build it).
 RUN --mount=type=cache,target=/root/.m2/repository \
-    mvn -B --no-transfer-progress -DskipTests package
+    mvn -B --no-transfer-progress -DskipTests -Dtrainyard.ui.skip=true package
 
 # The JVM: Temurin 21.0.11+10's JRE, copied from the official image (see server.Dockerfile).
 FROM eclipse-temurin:21.0.11_10-jre-jammy AS jre

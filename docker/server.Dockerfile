@@ -8,6 +8,13 @@
 # only compiles (--release 21): the JVM the server runs on is pinned exactly in the jre stage below. This
 # stage installs no OS packages. Keep it identical to the one in agent.Dockerfile: BuildKit then builds
 # it once for both images.
+# The dashboard (ui/): typed from the committed contract and bundled by Vite with Node's official image.
+FROM node:20.19.5-bookworm-slim AS ui
+WORKDIR /src
+COPY api/openapi.yaml api/openapi.yaml
+COPY ui ui
+RUN bash ui/build.sh /out
+
 FROM maven:3.9.16-eclipse-temurin-21-noble AS build
 WORKDIR /src
 # Every module the root pom.xml lists must be here, or Maven stops before building anything
@@ -21,14 +28,14 @@ COPY scheduler scheduler
 COPY backends backends
 COPY api api
 COPY testing testing
-# ui/ (built with npm) goes here when it lands: a stage of its own before this one,
-#   FROM node:<exact version>-bookworm-slim AS ui ... RUN npm ci && npm run build
-# and its output copied in with COPY --from=ui to where the api module packages static resources, or
-# `COPY ui ui` if it becomes a Maven module that runs npm itself.
+COPY clients clients
+# The dashboard, built in the ui stage, where the api module packages its static resources (the Maven image has
+# no Node.js, so the api module's own dashboard step is skipped below).
+COPY --from=ui /out api/src/main/resources/static
 # The local Maven repository is a build cache, not a layer: it survives source changes without landing in
 # any image.
 RUN --mount=type=cache,target=/root/.m2/repository \
-    mvn -B --no-transfer-progress -DskipTests package
+    mvn -B --no-transfer-progress -DskipTests -Dtrainyard.ui.skip=true package
 
 # The JVM: Temurin 21.0.11+10, the JRE of the official image, copied from its /opt/java/openjdk (the way
 # the eclipse-temurin image documents for other bases). Pinned to the update, so a rebuild runs the same JVM.
