@@ -43,7 +43,7 @@ class HeterogeneousExampleTest {
         body.put("resourceConfig", Files.readString(example.resolve("resource_config.yaml")));
         ApiClient api = server.api();
 
-        ApiClient.Response plan = api.post("/jobs?dryRun=true", body);
+        ApiClient.Response plan = api.post("/jobs/dry-run", body);
         assertThat(plan.status()).as("dry run: %s", plan.body()).isEqualTo(200);
         assertThat(plan.body().get("workers").get(0).get("argv").toString()).contains("trainyard_runtime.train");
 
