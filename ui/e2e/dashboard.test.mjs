@@ -136,7 +136,7 @@ test("shows the pool and the queue, cancels a running job, and bulk-cancels a qu
   assert.match(await queuedRow.locator(".reason").textContent(), /needs 1 CPU slot\(s\) on one host/);
   await page.screenshot({ path: docs("dashboard-queue.png") });
 
-  await page.getByRole("link", { name: "Jobs" }).click();
+  await page.getByRole("link", { name: "Jobs", exact: true }).click();
   await page.locator(".grid-row", { hasText: "sleeper_queued" }).waitFor();
   await page.screenshot({ path: docs("dashboard-jobs.png") });
 
@@ -145,7 +145,7 @@ test("shows the pool and the queue, cancels a running job, and bulk-cancels a qu
   await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click();
   await page.locator(".job-head .chip", { hasText: "CANCELLED" }).waitFor({ timeout: 60_000 });
 
-  await page.getByRole("link", { name: "Jobs" }).click();
+  await page.getByRole("link", { name: "Jobs", exact: true }).click();
   await page.getByLabel("Select sleeper_queued").check();
   await page.getByRole("button", { name: "Cancel 1 selected" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click();
