@@ -96,8 +96,8 @@ class SessionTest {
         browser.signIn(admin.token());
         String submission = ApiClient.JSON.writeValueAsString(JobBodies.job("csrf_probe", "print(1)"));
 
-        HttpResponse<String> forged = browser.send("POST", "/jobs?dryRun=true", submission, false);
-        HttpResponse<String> ours = browser.send("POST", "/jobs?dryRun=true", submission, true);
+        HttpResponse<String> forged = browser.send("POST", "/jobs/dry-run", submission, false);
+        HttpResponse<String> ours = browser.send("POST", "/jobs/dry-run", submission, true);
 
         assertThat(forged.statusCode()).isEqualTo(403);
         assertThat(ApiClient.JSON.readTree(forged.body()).get("detail").asString()).contains("X-XSRF-TOKEN");
@@ -142,7 +142,7 @@ class SessionTest {
 
     @Test
     void bearerClientsNeedNoCsrfTokenAndGetNoSession() {
-        ApiClient.Response dryRun = admin.post("/jobs?dryRun=true", JobBodies.job("bearer_probe", "print(1)"));
+        ApiClient.Response dryRun = admin.post("/jobs/dry-run", JobBodies.job("bearer_probe", "print(1)"));
 
         assertThat(dryRun.status()).isEqualTo(200);
         assertThat(dryRun.raw().headers().allValues("Set-Cookie")).noneMatch(value -> value.startsWith("TRAINYARD_SESSION="));

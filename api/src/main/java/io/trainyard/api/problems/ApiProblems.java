@@ -22,16 +22,15 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.validation.FieldError;
-import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.validation.method.ParameterErrors;
 import org.springframework.validation.method.ParameterValidationResult;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
-import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamReadException;
@@ -119,14 +118,6 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
     @ExceptionHandler(RequestTooLargeException.class)
     ProblemDetail tooLarge(RequestTooLargeException e) {
         return problem(HttpStatus.CONTENT_TOO_LARGE, "Request body too large", e.getMessage());
-    }
-
-    /** A multipart Content-Type without its boundary (on any request): the body cannot be split. */
-    @ExceptionHandler(MultipartException.class)
-    ResponseEntity<ProblemDetail> badMultipart(MultipartException e) {
-        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(problem(HttpStatus.BAD_REQUEST, "Malformed multipart request", "the multipart body cannot be read: "
-                        + e.getMessage()));
     }
 
     /**
