@@ -20,6 +20,7 @@ import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.api.projects.ProjectController;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.dispatch.DispatchQueue;
@@ -224,6 +225,10 @@ public class JobController {
 
     /** Who submits: an editor of the job's project, who may name gs:// configs where the project allows it. */
     private Submitter submitter(String project) {
+        // Checked before the project is looked up: a name no project can have (a NUL, say) never reaches the database.
+        if (!project.matches(ProjectController.NAME)) {
+            throw new InvalidRequestException("project", "must be 1-63 lowercase letters, digits or '-', starting with a letter or digit");
+        }
         access.requireProject(project, Role.EDITOR);
         boolean remoteConfigs = projects.find(project).map(Projects.Project::allowGcsConfigs).orElse(false);
         return new Submitter(Callers.currentUser().name(), remoteConfigs);

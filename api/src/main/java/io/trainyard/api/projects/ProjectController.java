@@ -49,7 +49,7 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "projects", description = "Projects, their members and their roles")
 public class ProjectController {
 
-    static final String NAME = "^[a-z0-9][a-z0-9-]{0,62}$";
+    public static final String NAME = "^[a-z0-9][a-z0-9-]{0,62}$";
 
     /** Any text but NUL, which PostgreSQL text cannot hold. */
     static final String DESCRIPTION = "^[^\\x00]*$";
