@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { api, unwrap, type LogLine } from "../api/client";
 
 /** Lines per page fetched; lines are numbered 1, 2, … without gaps, so line n is in page ⌊(n-1)/PAGE⌋. */
-export const PAGE = 5000;
+export const PAGE = 1000;
 
 /**
  * A job's log, fetched page by page as its stretches are looked at (never all of it), and followed live over
