@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.Backend;
@@ -14,6 +15,8 @@ import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -21,7 +24,9 @@ import org.springframework.stereotype.Component;
  * why it waits. It replays a dispatch pass without claiming anything: the placement logic places the jobs one
  * after the other on a copy of the pool's free capacity, so a job that would fit an empty pool but not what the
  * jobs ahead of it take is "waiting behind" them. The answer is computed at most once a second and shared, so
- * listing jobs does not replay the pass per request.
+ * listing jobs does not replay the pass per request; a reader that finds it a little stale takes it as it is while
+ * a new one is replayed behind it, so a burst of submissions (each answer shows the job's place) never queues up
+ * behind a replay.
  */
 @Component
 public class DispatchQueue {
@@ -29,6 +34,9 @@ public class DispatchQueue {
     /** How many queued jobs per backend are replayed; those further back are only "behind" them. */
     static final int DEPTH = 1000;
     private static final long FRESH_MILLIS = 1000;
+    /** Older than this, a reader waits for a new replay rather than be shown a queue long gone. */
+    private static final long STALE_MILLIS = 5000;
+    private static final Logger log = LoggerFactory.getLogger(DispatchQueue.class);
 
     /**
      * @param position 1 for the job the backend takes next
@@ -42,6 +50,7 @@ public class DispatchQueue {
     private final TrainyardProperties properties;
     private final Clock clock;
     private volatile Snapshot snapshot = new Snapshot(Instant.EPOCH, List.of(), Map.of());
+    private final AtomicBoolean replaying = new AtomicBoolean();
 
     private record Snapshot(Instant at, List<Waiting> all, Map<UUID, Waiting> byJob) {
     }
@@ -65,16 +74,39 @@ public class DispatchQueue {
 
     private Snapshot current() {
         Snapshot now = snapshot;
-        Instant at = clock.instant();
-        if (at.toEpochMilli() - now.at().toEpochMilli() < FRESH_MILLIS) {
+        long age = clock.millis() - now.at().toEpochMilli();
+        if (age < FRESH_MILLIS) {
             return now;
         }
-        synchronized (this) {
-            if (at.toEpochMilli() - snapshot.at().toEpochMilli() >= FRESH_MILLIS) {
-                snapshot = replay(at);
-            }
-            return snapshot;
+        if (age < STALE_MILLIS) {
+            replayInBackground();
+            return now;
         }
+        return replayNow();
+    }
+
+    private synchronized Snapshot replayNow() {
+        Instant at = clock.instant();
+        if (at.toEpochMilli() - snapshot.at().toEpochMilli() >= FRESH_MILLIS) {
+            snapshot = replay(at);
+        }
+        return snapshot;
+    }
+
+    private void replayInBackground() {
+        if (!replaying.compareAndSet(false, true)) {
+            return;
+        }
+        Thread.ofVirtual().name("dispatch-queue-replay").start(() -> {
+            try {
+                replayNow();
+            } catch (RuntimeException e) {
+                // The database away, say: readers keep the last queue until a replay succeeds or it is too old.
+                log.debug("Could not replay the dispatch queue", e);
+            } finally {
+                replaying.set(false);
+            }
+        });
     }
 
     private Snapshot replay(Instant now) {

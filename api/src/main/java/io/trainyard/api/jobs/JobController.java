@@ -118,7 +118,10 @@ public class JobController {
             throw new InvalidRequestException(IDEMPOTENCY_KEY, "must be 1-255 characters");
         }
         SubmissionService.Submitted submitted = submissions.submit(submission, submitter, idempotencyKey);
-        JobView view = view(submitted.job());
+        // The answer leaves the queue out: the job has just joined it, after the queue was last replayed, and a burst
+        // of submissions must not replay it for answers that could not show the new job anyway (GET /jobs/{id} does).
+        Job job = submitted.job();
+        JobView view = JobView.of(job, links(job), null);
         URI location = URI.create("/jobs/" + view.id());
         return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location).body(view);
     }
@@ -252,8 +255,12 @@ public class JobController {
      * place in the queue and why it waits.
      */
     JobView view(Job job) {
-        Backend backend = backends.get(job.getBackend());
         DispatchQueue.Waiting waiting = job.getState() == JobState.QUEUED ? queue.of(job.getId()) : null;
-        return JobView.of(job, backend == null ? Map.of() : backend.links(job), waiting);
+        return JobView.of(job, links(job), waiting);
+    }
+
+    private Map<String, String> links(Job job) {
+        Backend backend = backends.get(job.getBackend());
+        return backend == null ? Map.of() : backend.links(job);
     }
 }

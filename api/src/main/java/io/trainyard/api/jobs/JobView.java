@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param links where to look at the run outside Trainyard, by kind (for Vertex AI: {@code vertexConsole},
  *     {@code tensorboard}); empty when there is nothing to link
- * @param queuePosition for a queued job, its place in its backend's dispatch order (1: taken next); else null
- * @param waitingReason for a queued job, why it is not running yet; else null
+ * @param queuePosition for a queued job, its place in its backend's dispatch order (1: taken next); else null, and
+ *     null in a submission's answer (the queue is replayed at most once a second; {@code GET /jobs/{id}} shows it)
+ * @param waitingReason for a queued job, why it is not running yet; else null (as queuePosition)
  */
 @Schema(name = "Job")
 public record JobView(
