@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.trainyard.BackgroundLoop;
 import io.trainyard.database.DatabaseFailures;
+import io.trainyard.follow.JobWakeUps;
 import io.trainyard.protocol.LineQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,13 +25,13 @@ public class LogWriter extends BackgroundLoop {
     static final long FLUSH_INTERVAL_MILLIS = 25;
 
     private final LogStore store;
-    private final LogFollowers followers;
+    private final JobWakeUps wakeUps;
     private final Set<LogSink> open = ConcurrentHashMap.newKeySet();
 
-    public LogWriter(LogStore store, LogFollowers followers) {
+    public LogWriter(LogStore store, JobWakeUps wakeUps) {
         super("log-writer");
         this.store = store;
-        this.followers = followers;
+        this.wakeUps = wakeUps;
     }
 
     /** Opens the sink of a job attempt; its lines are numbered after the job's stored lines. */
@@ -106,7 +107,7 @@ public class LogWriter extends BackgroundLoop {
         } finally {
             sink.flushLock.unlock();
         }
-        followers.signal(sink.jobId());
+        wakeUps.signal(sink.jobId());
         return batch.lines().size();
     }
 }

@@ -3,7 +3,9 @@ package io.trainyard.api.logs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
+import io.trainyard.follow.JobFollowing;
 import io.trainyard.job.JobQueries;
 import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletResponse;
@@ -66,5 +68,38 @@ public final class EventStream {
     /** A comment, so that proxies and clients keep an idle connection open. */
     public void keepAlive() throws IOException {
         send(": keepalive\n\n");
+    }
+
+    /** Appends one item as its event: {@code id: …}, {@code event: …}, {@code data: …} and a blank line. */
+    @FunctionalInterface
+    public interface EventFormat<T> {
+        void append(T item, StringBuilder events);
+    }
+
+    /** Appends an event whose data is one line of JSON. */
+    public static void appendEvent(StringBuilder events, long id, String name, String jsonData) {
+        events.append("id: ").append(id).append("\nevent: ").append(name).append("\ndata: ").append(jsonData).append("\n\n");
+    }
+
+    /** A follow written to this stream: each batch of items as events at once, then the end, kept alive meanwhile. */
+    public <T> JobFollowing.Follower<T> follower(EventFormat<T> format) {
+        return new JobFollowing.Follower<>() {
+            @Override
+            public void items(List<T> items) throws IOException {
+                StringBuilder events = new StringBuilder(items.size() * 160);
+                items.forEach(item -> format.append(item, events));
+                send(events.toString());
+            }
+
+            @Override
+            public void end(JobQueries.Status status) throws IOException {
+                EventStream.this.end(status);
+            }
+
+            @Override
+            public void keepAlive() throws IOException {
+                EventStream.this.keepAlive();
+            }
+        };
     }
 }

@@ -10,8 +10,8 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.follow.JobFollowing;
 import io.trainyard.job.JobQueries;
-import io.trainyard.logs.LogFollowing;
 import io.trainyard.logs.LogLine;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.StoredLine;
@@ -37,14 +37,16 @@ import tools.jackson.databind.json.JsonMapper;
 public class LogController {
 
     private static final int MAX_PAGE = 10_000;
+    /** Lines read and sent at once by a live follow. */
+    private static final int LINES_PER_EVENT_BATCH = 5_000;
 
     private final LogStore store;
-    private final LogFollowing following;
+    private final JobFollowing following;
     private final JobQueries queries;
     private final ProjectAccess access;
     private final JsonMapper json;
 
-    public LogController(LogStore store, LogFollowing following, JobQueries queries, ProjectAccess access, JsonMapper json) {
+    public LogController(LogStore store, JobFollowing following, JobQueries queries, ProjectAccess access, JsonMapper json) {
         this.store = store;
         this.following = following;
         this.queries = queries;
@@ -94,26 +96,8 @@ public class LogController {
         access.requireJob(id, Role.VIEWER);
         EventStream stream = EventStream.open(response, json);
         try {
-            following.follow(id, cursor, new LogFollowing.Follower() {
-                @Override
-                public void lines(List<StoredLine> lines) throws IOException {
-                    StringBuilder events = new StringBuilder(lines.size() * 160);
-                    for (StoredLine line : lines) {
-                        events.append("id: ").append(line.seq()).append("\nevent: log\ndata: ").append(line.json()).append("\n\n");
-                    }
-                    stream.send(events.toString());
-                }
-
-                @Override
-                public void end(JobQueries.Status status) throws IOException {
-                    stream.end(status);
-                }
-
-                @Override
-                public void keepAlive() throws IOException {
-                    stream.keepAlive();
-                }
-            });
+            following.follow(id, cursor, (job, seq) -> store.readStored(job, seq, LINES_PER_EVENT_BATCH), StoredLine::seq,
+                    stream.follower((line, events) -> EventStream.appendEvent(events, line.seq(), "log", line.json())));
         } catch (IOException e) {
             // The client went away; nothing to clean up.
         }

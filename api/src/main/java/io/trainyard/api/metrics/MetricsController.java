@@ -11,8 +11,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.api.logs.EventStream;
+import io.trainyard.follow.JobFollowing;
 import io.trainyard.job.JobQueries;
-import io.trainyard.scalars.ScalarFollowing;
 import io.trainyard.scalars.ScalarStore;
 import io.trainyard.security.ProjectAccess;
 import io.trainyard.security.Role;
@@ -38,14 +38,16 @@ import tools.jackson.databind.json.JsonMapper;
 public class MetricsController {
 
     private static final int MAX_POINTS = 100_000;
+    /** Chunks read and sent at once by a live follow. */
+    private static final int CHUNKS_PER_EVENT_BATCH = 64;
 
     private final ScalarStore store;
-    private final ScalarFollowing following;
+    private final JobFollowing following;
     private final JobQueries queries;
     private final ProjectAccess access;
     private final JsonMapper json;
 
-    public MetricsController(ScalarStore store, ScalarFollowing following, JobQueries queries, ProjectAccess access,
+    public MetricsController(ScalarStore store, JobFollowing following, JobQueries queries, ProjectAccess access,
             JsonMapper json) {
         this.store = store;
         this.following = following;
@@ -78,28 +80,9 @@ public class MetricsController {
         access.requireJob(id, Role.VIEWER);
         EventStream stream = EventStream.open(response, json);
         try {
-            following.follow(id, cursor, new ScalarFollowing.Follower() {
-                @Override
-                public void chunks(List<ScalarStore.Chunk> chunks) throws IOException {
-                    StringBuilder events = new StringBuilder();
-                    for (ScalarStore.Chunk chunk : chunks) {
-                        events.append("id: ").append(chunk.id()).append("\nevent: points\ndata: ")
-                                .append(json.writeValueAsString(new MetricChunkView(chunk.tag(), chunk.attempt(), chunk.points())))
-                                .append("\n\n");
-                    }
-                    stream.send(events.toString());
-                }
-
-                @Override
-                public void end(JobQueries.Status status) throws IOException {
-                    stream.end(status);
-                }
-
-                @Override
-                public void keepAlive() throws IOException {
-                    stream.keepAlive();
-                }
-            });
+            following.follow(id, cursor, (job, chunkId) -> store.chunksAfter(job, chunkId, CHUNKS_PER_EVENT_BATCH), ScalarStore.Chunk::id,
+                    stream.follower((chunk, events) -> EventStream.appendEvent(events, chunk.id(), "points",
+                            json.writeValueAsString(new MetricChunkView(chunk.tag(), chunk.attempt(), chunk.points())))));
         } catch (IOException e) {
             // The client went away; nothing to clean up.
         }

@@ -6,13 +6,13 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.trainyard.follow.JobWakeUps;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
 import io.trainyard.job.JobState;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.job.RunOutcome;
-import io.trainyard.logs.LogFollowers;
 import io.trainyard.protocol.Ended;
 import io.trainyard.protocol.LogAck;
 import io.trainyard.protocol.LogBatch;
@@ -38,18 +38,18 @@ public class AgentReports {
     private final JobTransitions transitions;
     private final ShippedLogs shippedLogs;
     private final ShippedMetrics shippedMetrics;
-    private final LogFollowers followers;
+    private final JobWakeUps wakeUps;
     private final TransactionTemplate transaction;
     private final Timer dispatchLatency;
 
     public AgentReports(AgentRepository agents, JobRepository jobs, JobTransitions transitions, ShippedLogs shippedLogs,
-            ShippedMetrics shippedMetrics, LogFollowers followers, PlatformTransactionManager transactionManager, MeterRegistry registry) {
+            ShippedMetrics shippedMetrics, JobWakeUps wakeUps, PlatformTransactionManager transactionManager, MeterRegistry registry) {
         this.agents = agents;
         this.jobs = jobs;
         this.transitions = transitions;
         this.shippedLogs = shippedLogs;
         this.shippedMetrics = shippedMetrics;
-        this.followers = followers;
+        this.wakeUps = wakeUps;
         this.transaction = new TransactionTemplate(transactionManager);
         this.dispatchLatency = Timer.builder("trainyard.jobs.dispatch.latency")
                 .description("From a job's claim to its trainer processes running")
@@ -74,7 +74,7 @@ public class AgentReports {
             lockCurrent(agentId, batch.epoch(), jobId, attempt);
             return shippedLogs.accept(jobId, attempt, batch);
         });
-        followers.signal(jobId);
+        wakeUps.signal(jobId);
         return ack;
     }
 
@@ -83,7 +83,7 @@ public class AgentReports {
             lockCurrent(agentId, batch.epoch(), jobId, attempt);
             return shippedMetrics.accept(jobId, attempt, batch);
         });
-        followers.signal(jobId);
+        wakeUps.signal(jobId);
         return ack;
     }
 

@@ -1,4 +1,4 @@
-package io.trainyard.logs;
+package io.trainyard.follow;
 
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -12,16 +12,16 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
- * Wakes the followers of a job's log (and of its scalars) as soon as this server stores new lines or scalars, or the job changes state,
- * so live tails see lines within milliseconds instead of a polling interval. Lines stored by another
- * replica are still found by the followers' periodic re-read.
+ * Wakes the followers of a job ({@link JobFollowing}) as soon as this server stores new log lines or scalars for it,
+ * or the job changes state, so live tails see them within milliseconds instead of a polling interval. What another
+ * replica stores is still found by the followers' periodic re-read.
  */
 @Component
-public class LogFollowers {
+public class JobWakeUps {
 
     private final ConcurrentHashMap<UUID, CompletableFuture<Void>> signals = new ConcurrentHashMap<>();
 
-    /** Waits until something happens to the job's log or state, or {@code timeoutMillis} pass. */
+    /** Waits until the job stores something or changes state, or {@code timeoutMillis} pass. */
     public void await(UUID jobId, long timeoutMillis) throws InterruptedException {
         CompletableFuture<Void> signal = signals.computeIfAbsent(jobId, id -> new CompletableFuture<>());
         try {
