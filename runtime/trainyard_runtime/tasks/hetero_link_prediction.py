@@ -14,6 +14,7 @@ from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.loader.hetero_loaders import HeteroAnchorLinkLoader, HeteroBatch
 from trainyard_runtime.loader.seed_batches import SeedBatches
 from trainyard_runtime.metrics import RankingMetrics
+from trainyard_runtime.metrics.evaluation import evaluate_batches
 from trainyard_runtime.models import LinkPredictionModel, RetrievalLoss
 from trainyard_runtime.models.hetero_graphsage import HeteroGraphSAGE
 from trainyard_runtime.sampler.hetero import HeteroNeighborSampler
@@ -87,20 +88,14 @@ class HeteroLinkPredictionTask:
             args.main_batch_size, -1, remove_labels_from_message_passing=False, device=self.context.device,
             shard=self.shard, shuffle=max_batches is not None, infinite=False, seed=seed,
         )
-        ranking, loss_sum, batches = RankingMetrics(), 0.0, 0
-        was_training = model.training
-        model.eval()
-        for batch in loader:
-            if max_batches is not None and batches >= max_batches:
-                break
+        ranking = RankingMetrics()
+
+        def step(batch: HeteroBatch) -> float:
             scores, candidate_ids, query_ids = self._scores(model, batch)
             ranking.update_with_candidates(scores, candidate_ids, query_ids, self.dataset.num_nodes)
-            loss_sum += self.loss_fn(scores, candidate_ids, query_ids).item()
-            batches += 1
-        model.train(was_training)
-        metrics = ranking.compute(self.context.all_reduce_sum)
-        totals = self.context.all_reduce_sum(torch.tensor([loss_sum, batches], dtype=torch.float64))
-        metrics["loss"] = totals[0].item() / max(totals[1].item(), 1.0)
+            return self.loss_fn(scores, candidate_ids, query_ids).item()
+
+        metrics = evaluate_batches(model, loader, max_batches, ranking, step, self.context.all_reduce_sum)
         start, end = self.dataset.type_range(self.supervision.dst)
         metrics["num_negatives_per_query"] = min(args.num_eval_negatives, end - start)
         return metrics

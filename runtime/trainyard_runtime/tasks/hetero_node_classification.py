@@ -13,6 +13,7 @@ from trainyard_runtime.data.hetero_dataset import HeteroGraphDataset
 from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.loader.hetero_loaders import HeteroBatch, HeteroNodeLoader
 from trainyard_runtime.metrics import Accuracy
+from trainyard_runtime.metrics.evaluation import evaluate_batches
 from trainyard_runtime.models import NodeClassifier
 from trainyard_runtime.models.hetero_graphsage import HeteroGraphSAGE
 from trainyard_runtime.sampler.hetero import HeteroNeighborSampler
@@ -58,18 +59,11 @@ class HeteroNodeClassificationTask:
     @torch.no_grad()
     def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
         loader = self._loader(split, 10_000 + self.context.rank, shuffle=max_batches is not None, infinite=False)
-        accuracy, loss_sum, batches = Accuracy(), 0.0, 0
-        was_training = model.training
-        model.eval()
-        for batch in loader:
-            if max_batches is not None and batches >= max_batches:
-                break
+        accuracy = Accuracy()
+
+        def step(batch: HeteroBatch) -> float:
             logits, labels = model(batch), batch.labels[: batch.batch_size]
             accuracy.update(logits, labels)
-            loss_sum += nn.functional.cross_entropy(logits, labels).item()
-            batches += 1
-        model.train(was_training)
-        metrics = accuracy.compute(self.context.all_reduce_sum)
-        totals = self.context.all_reduce_sum(torch.tensor([loss_sum, batches], dtype=torch.float64))
-        metrics["loss"] = totals[0].item() / max(totals[1].item(), 1.0)
-        return metrics
+            return nn.functional.cross_entropy(logits, labels).item()
+
+        return evaluate_batches(model, loader, max_batches, accuracy, step, self.context.all_reduce_sum)

@@ -15,6 +15,7 @@ from trainyard_runtime.embeddings import build_node_embeddings
 from trainyard_runtime.loader import AnchorLinkLoader
 from trainyard_runtime.loader.anchor_link_loader import label_graph, random_nodes, sample_edges
 from trainyard_runtime.metrics import RankingMetrics
+from trainyard_runtime.metrics.evaluation import evaluate_batches
 from trainyard_runtime.models import GraphSAGE, LinkPredictionModel, RetrievalLoss
 from trainyard_runtime.sampler.factory import build_sampler
 
@@ -80,19 +81,13 @@ class LinkPredictionTask:
             negatives=random_nodes(store.num_nodes, args.num_eval_negatives, seed + 1),
             shard=self.shard, shuffle=max_batches is not None, infinite=False, seed=seed,
         )
-        ranking, loss_sum, batches = RankingMetrics(), 0.0, 0
-        was_training = model.training
-        model.eval()
-        for batch in loader:
-            if max_batches is not None and batches >= max_batches:
-                break
+        ranking = RankingMetrics()
+
+        def step(batch: Data) -> float:
             scores, candidate_ids, query_ids = self._scores(model, batch)
             ranking.update_with_candidates(scores, candidate_ids, query_ids, store.num_nodes)
-            loss_sum += self.loss_fn(scores, candidate_ids, query_ids).item()
-            batches += 1
-        model.train(was_training)
-        metrics = ranking.compute(self.context.all_reduce_sum)
-        totals = self.context.all_reduce_sum(torch.tensor([loss_sum, batches], dtype=torch.float64))
-        metrics["loss"] = totals[0].item() / max(totals[1].item(), 1.0)
+            return self.loss_fn(scores, candidate_ids, query_ids).item()
+
+        metrics = evaluate_batches(model, loader, max_batches, ranking, step, self.context.all_reduce_sum)
         metrics["num_negatives_per_query"] = min(args.num_eval_negatives, store.num_nodes)
         return metrics

@@ -15,6 +15,7 @@ from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.embeddings import build_node_embeddings
 from trainyard_runtime.loader import NodeBatchLoader
 from trainyard_runtime.metrics import Accuracy
+from trainyard_runtime.metrics.evaluation import evaluate_batches
 from trainyard_runtime.models import GraphSAGE, NodeClassifier
 from trainyard_runtime.sampler.factory import build_sampler
 
@@ -63,19 +64,11 @@ class NodeClassificationTask:
     @torch.no_grad()
     def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
         loader = self._loader(split, 10_000 + self.context.rank, shuffle=max_batches is not None, infinite=False)
-        accuracy, loss_sum, batches = Accuracy(), 0.0, 0
-        was_training = model.training
-        model.eval()
-        for batch in loader:
-            if max_batches is not None and batches >= max_batches:
-                break
-            logits = model(self._inputs(batch))
-            labels = batch.y[: batch.batch_size]
+        accuracy = Accuracy()
+
+        def step(batch: Data) -> float:
+            logits, labels = model(self._inputs(batch)), batch.y[: batch.batch_size]
             accuracy.update(logits, labels)
-            loss_sum += nn.functional.cross_entropy(logits, labels).item()
-            batches += 1
-        model.train(was_training)
-        metrics = accuracy.compute(self.context.all_reduce_sum)
-        totals = self.context.all_reduce_sum(torch.tensor([loss_sum, batches], dtype=torch.float64))
-        metrics["loss"] = totals[0].item() / max(totals[1].item(), 1.0)
-        return metrics
+            return nn.functional.cross_entropy(logits, labels).item()
+
+        return evaluate_batches(model, loader, max_batches, accuracy, step, self.context.all_reduce_sum)
