@@ -3,7 +3,7 @@ package io.trainyard.agent.logs;
 import java.util.UUID;
 
 import io.trainyard.agent.connection.ServerConnection;
-import io.trainyard.agent.connection.StaleRunException;
+import io.trainyard.agent.connection.ShippingThread;
 import io.trainyard.protocol.LineQueue;
 import io.trainyard.protocol.LogAck;
 import io.trainyard.protocol.LogBatch;
@@ -47,15 +47,7 @@ public final class LogShipper {
      * @param onStale called if the server refuses a batch as stale: the run no longer belongs to this agent
      */
     public void start(Runnable onStale) {
-        thread = Thread.ofVirtual().name("ship-" + jobId).start(() -> {
-            try {
-                shipUntilFinished();
-            } catch (StaleRunException e) {
-                onStale.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        thread = ShippingThread.start("ship-" + jobId, this::shipUntilFinished, onStale);
     }
 
     /** Waits until every queued line is acknowledged, then stops. */

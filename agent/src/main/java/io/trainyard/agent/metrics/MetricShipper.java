@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.trainyard.agent.connection.ServerConnection;
-import io.trainyard.agent.connection.StaleRunException;
+import io.trainyard.agent.connection.ShippingThread;
 import io.trainyard.protocol.MetricBatch;
 import io.trainyard.protocol.ScalarSeriesBuilder;
 import io.trainyard.tfevents.EventFileReader;
@@ -67,15 +67,7 @@ public final class MetricShipper {
      * @param onStale called if the server refuses a batch as stale: the run no longer belongs to this agent
      */
     public void start(Runnable onStale) {
-        thread = Thread.ofVirtual().name("metrics-" + jobId).start(() -> {
-            try {
-                shipUntilFinished();
-            } catch (StaleRunException e) {
-                onStale.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        thread = ShippingThread.start("metrics-" + jobId, this::shipUntilFinished, onStale);
     }
 
     /** The trainer has exited: ships what its event files hold (skipping a record it left unfinished), then stops. */

@@ -10,19 +10,18 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Stores the log batches agents ship. Each batch is stored at most once: the number of the last stored
- * batch of an attempt is written in the same transaction as its lines, so a batch resent because its
- * acknowledgement was lost (a timeout, a restart of either side) is acknowledged and dropped.
+ * Stores the log batches agents ship, each at most once ({@link StoredBatches}): a batch resent because its
+ * acknowledgement was lost is acknowledged and dropped.
  */
 @Component
 public class ShippedLogs {
 
     private final LogStore store;
-    private final JdbcClient jdbc;
+    private final StoredBatches stored;
 
     public ShippedLogs(LogStore store, JdbcClient jdbc) {
         this.store = store;
-        this.jdbc = jdbc;
+        this.stored = new StoredBatches(jdbc, "log_shipments");
     }
 
     /**
@@ -34,17 +33,12 @@ public class ShippedLogs {
             return new LogAck(batch.batch(), store.isQuotaReached(jobId, attempt));
         }
         LogStore.Appended appended = store.append(jobId, attempt, new LineQueue.Batch(batch.lines(), batch.positions()));
-        jdbc.sql("""
-                insert into log_shipments (job_id, attempt, last_batch) values (?, ?, ?)
-                on conflict (job_id, attempt) do update set last_batch = excluded.last_batch""")
-                .params(jobId, attempt, batch.batch())
-                .update();
+        stored.record(jobId, attempt, batch.batch());
         return new LogAck(batch.batch(), appended.quotaReached());
     }
 
     /** The number of the last batch stored for the attempt, 0 if none. */
     public long lastBatch(UUID jobId, int attempt) {
-        return jdbc.sql("select last_batch from log_shipments where job_id = ? and attempt = ?")
-                .params(jobId, attempt).query(Long.class).optional().orElse(0L);
+        return stored.last(jobId, attempt);
     }
 }

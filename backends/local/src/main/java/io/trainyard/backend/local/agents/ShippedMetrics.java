@@ -9,18 +9,18 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Stores the metric batches agents ship, each at most once, like {@link ShippedLogs}: the number of the last
- * stored batch of an attempt is written in the same transaction as its points and read positions.
+ * Stores the metric batches agents ship, each at most once ({@link StoredBatches}), with their points and the
+ * event files' read positions.
  */
 @Component
 public class ShippedMetrics {
 
     private final ScalarIngest ingest;
-    private final JdbcClient jdbc;
+    private final StoredBatches stored;
 
     public ShippedMetrics(ScalarIngest ingest, JdbcClient jdbc) {
         this.ingest = ingest;
-        this.jdbc = jdbc;
+        this.stored = new StoredBatches(jdbc, "metric_shipments");
     }
 
     /** Stores a batch unless it was stored already. Must run in a transaction holding the job's row lock. */
@@ -29,17 +29,12 @@ public class ShippedMetrics {
             return new MetricAck(batch.batch());
         }
         ingest.store(jobId, attempt, batch.series(), batch.positions(), batch.skipped());
-        jdbc.sql("""
-                insert into metric_shipments (job_id, attempt, last_batch) values (?, ?, ?)
-                on conflict (job_id, attempt) do update set last_batch = excluded.last_batch""")
-                .params(jobId, attempt, batch.batch())
-                .update();
+        stored.record(jobId, attempt, batch.batch());
         return new MetricAck(batch.batch());
     }
 
     /** The number of the last batch stored for the attempt, 0 if none. */
     public long lastBatch(UUID jobId, int attempt) {
-        return jdbc.sql("select last_batch from metric_shipments where job_id = ? and attempt = ?")
-                .params(jobId, attempt).query(Long.class).optional().orElse(0L);
+        return stored.last(jobId, attempt);
     }
 }
