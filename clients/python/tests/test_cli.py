@@ -202,3 +202,12 @@ def test_agents_and_version(server: Server):
     assert re.search(r"^trainyard 0\.1\.0 \(API v1\)$", version.stdout, re.MULTILINE)
     assert f"server {server.url} (API v1)" in version.stdout
     assert "signed in as admin (global admin)" in version.stdout
+
+
+def test_a_job_id_that_is_no_uuid_is_a_usage_error(server: Server):
+    result = server.cli("describe", "not-a-uuid")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    missing = server.cli("logs", "00000000-0000-0000-0000-000000000000")
+    assert missing.returncode == 1
+    assert "(404)" in missing.stderr

@@ -19,7 +19,7 @@ from rich.text import Text
 from trainyard_client import Agent, ApiClient, Job, JobEvent, LaunchPlan, LogLine
 from trainyard_cli.problems import CliError
 
-out = Console(highlight=False, soft_wrap=True)
+out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 STATE_STYLES = {
@@ -45,19 +45,23 @@ def state(value: str) -> Text:
 
 def jobs_table(jobs: Iterable[Job]) -> Table:
     table = Table(box=None, header_style="bold")
-    for column in ("ID", "NAME", "PROJECT", "STATE", "BACKEND", "ATTEMPT", "PRIORITY", "CREATED", "CAUSE"):
+    # Ids are never shortened: they are what the other commands take.
+    table.add_column("ID", no_wrap=True, min_width=36)
+    table.add_column("NAME", overflow="fold")
+    table.add_column("STATE", no_wrap=True)
+    for column in ("PROJECT", "BACKEND", "ATTEMPT", "CREATED", "CAUSE"):
         table.add_column(column)
     for job in jobs:
-        table.add_row(str(job.id), job.job_name, job.project, state(job.state), job.backend, str(job.attempt),
-                      str(job.priority), _time(job.created_at), _cause(job))
+        table.add_row(str(job.id), job.job_name, state(job.state), job.project, job.backend, str(job.attempt),
+                      _time(job.created_at, "%Y-%m-%d %H:%M"), _cause(job))
     return table
 
 
 def job_details(job: Job) -> Table:
     """One job, field by field: what `describe` shows above the events."""
     grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="bold")
-    grid.add_column()
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
     rows: list[tuple[str, Any]] = [
         ("ID", str(job.id)), ("Name", job.job_name), ("Project", job.project), ("State", state(job.state)),
         ("Cause", _cause(job) or None), ("Failure", job.failure_message), ("Attempt", str(job.attempt)),
@@ -135,5 +139,6 @@ def _pairs(values: dict[str, str] | None) -> str:
     return "\n".join(f"{key}={value}" for key, value in sorted((values or {}).items()))
 
 
-def _time(value: datetime | None) -> str:
-    return value.astimezone().strftime("%Y-%m-%d %H:%M:%S") if value else ""
+def _time(value: datetime | None, layout: str = "%Y-%m-%d %H:%M:%S") -> str:
+    """A time of the API (UTC) in the local time zone."""
+    return value.astimezone().strftime(layout) if value else ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from typing import Annotated
+from uuid import UUID
 
 import typer
 
@@ -27,7 +28,7 @@ class State(str, Enum):
     CANCELLED = "CANCELLED"
 
 
-JobId = Annotated[str, typer.Argument(metavar="ID", help="The job's id")]
+JobId = Annotated[UUID, typer.Argument(metavar="ID", help="The job's id")]
 
 
 def submit(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated
+from uuid import UUID
 
 import typer
 
@@ -17,7 +18,7 @@ PAGE_LINES = 10_000
 
 def logs(
     ctx: typer.Context,
-    job_id: Annotated[str, typer.Argument(metavar="ID", help="The job's id")],
+    job_id: Annotated[UUID, typer.Argument(metavar="ID", help="The job's id")],
     follow: Annotated[bool, typer.Option("--follow", "-f", help="Follow new lines until the job ends")] = False,
     rank: Annotated[int | None, typer.Option("--rank", help="Only the lines of this worker rank")] = None,
     since: Annotated[int, typer.Option("--since", min=0, metavar="SEQ",
@@ -32,7 +33,7 @@ def logs(
             output.log_line(line)
 
     if follow:
-        raise typer.Exit(follow_to_end(settings, job_id, since, show))
+        raise typer.Exit(follow_to_end(settings, str(job_id), since, show))
     api = LogsApi(open_client(settings))
     after = since
     while True:
