@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Runs every test: the Java modules (real PostgreSQL, real processes, real HTTP), the runtime's pytest suite, the
-# contract test (schemathesis against a real server) and the dashboard's (Vitest for components; end-to-end in
+# Python client and CLI's (against the server jar mvn verify built), the contract test (schemathesis against a
+# real server) and the dashboard's (Vitest for components; end-to-end in
 # Chromium against the server jar mvn verify built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/select-jdk.sh
 bash scripts/lint-dockerfiles.sh
 bash runtime/install.sh
+# The committed Python client is what api/openapi.yaml generates.
+bash scripts/update-python-client.sh --check
+bash clients/python/install.sh
 mvn -B --no-transfer-progress verify
 runtime/.venv/bin/python -m pytest runtime/tests
+clients/python/.venv/bin/python -m pytest clients/python/tests
 # The public API against its contract (api/openapi.yaml), with the server just built.
 bash scripts/contract-test.sh --no-build
 (cd ui && npx vitest run && npm run --silent e2e)

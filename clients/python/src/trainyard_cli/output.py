@@ -1,0 +1,144 @@
+"""How the command line shows things: Rich tables for people, JSON (as the API spells it) for scripts.
+
+Results go to standard output, everything about the command's progress and errors to standard error, so
+`trainyard submit … | …` and `$(trainyard submit …)` see only the result.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from trainyard_client import Agent, ApiClient, Job, JobEvent, LaunchPlan, LogLine
+from trainyard_cli.problems import CliError
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+STATE_STYLES = {
+    "QUEUED": "yellow", "STARTING": "cyan", "RUNNING": "blue", "CANCELLING": "magenta",
+    "SUCCEEDED": "green", "FAILED": "red", "CANCELLED": "bright_black",
+}
+
+
+def print_json(value: Any) -> None:
+    """A model or a list of models as the API's JSON (camelCase keys, ISO times), unstyled for scripts."""
+    print(json.dumps(ApiClient().sanitize_for_serialization(value), indent=2))
+
+
+def print_error(error: CliError) -> None:
+    err.print(Text(f"error: {error.message}", style="bold red"))
+    for detail in error.details:
+        err.print(Text(f"  {detail}"))
+
+
+def state(value: str) -> Text:
+    return Text(value, style=STATE_STYLES.get(value, ""))
+
+
+def jobs_table(jobs: Iterable[Job]) -> Table:
+    table = Table(box=None, header_style="bold")
+    # Ids are never shortened: they are what the other commands take.
+    table.add_column("ID", no_wrap=True, min_width=36)
+    table.add_column("NAME", overflow="fold")
+    table.add_column("STATE", no_wrap=True)
+    for column in ("PROJECT", "BACKEND", "ATTEMPT", "CREATED", "CAUSE"):
+        table.add_column(column)
+    for job in jobs:
+        table.add_row(str(job.id), job.job_name, state(job.state), job.project, job.backend, str(job.attempt),
+                      _time(job.created_at, "%Y-%m-%d %H:%M"), _cause(job))
+    return table
+
+
+def job_details(job: Job) -> Table:
+    """One job, field by field: what `describe` shows above the events."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    rows: list[tuple[str, Any]] = [
+        ("ID", str(job.id)), ("Name", job.job_name), ("Project", job.project), ("State", state(job.state)),
+        ("Cause", _cause(job) or None), ("Failure", job.failure_message), ("Attempt", str(job.attempt)),
+        ("Backend", job.backend), ("Placement", _placement(job)), ("Queue position", job.queue_position),
+        ("Waiting", job.waiting_reason), ("Priority", str(job.priority)), ("Workers", str(job.workers)),
+        ("Submitted by", job.submitted_by), ("Queued", _time(job.queued_at)), ("Started", _time(job.started_at)),
+        ("Finished", _time(job.finished_at)), ("Labels", _pairs(job.labels)), ("Outputs", _pairs(job.outputs)),
+        ("Links", _pairs(job.links)),
+    ]
+    for name, value in rows:
+        if value not in (None, ""):
+            grid.add_row(name, value if isinstance(value, Text) else Text(str(value)))
+    return grid
+
+
+def events_table(events: Iterable[JobEvent]) -> Table:
+    table = Table(title="Events", title_justify="left", box=None, header_style="bold")
+    for column in ("AT", "ATTEMPT", "FROM", "TO", "CAUSE", "MESSAGE"):
+        table.add_column(column)
+    for event in events:
+        table.add_row(_time(event.at), str(event.attempt), event.var_from or "", state(event.to),
+                      event.cause or "", Text(event.message or ""))
+    return table
+
+
+def agents_table(agents: Iterable[Agent]) -> Table:
+    table = Table(box=None, header_style="bold")
+    for column in ("ID", "HOST", "STATE", "GPUS FREE", "CPU SLOTS USED", "RUNNING JOBS", "LAST HEARTBEAT"):
+        table.add_column(column)
+    for agent in agents:
+        free = sum(1 for gpu in agent.gpus if not gpu.in_use)
+        running = ", ".join(job.job_name or "(hidden)" for job in agent.running_jobs)
+        table.add_row(agent.id, agent.host, Text(agent.state, style="green" if agent.state == "ACTIVE" else "red"),
+                      f"{free}/{len(agent.gpus)}", f"{agent.cpu_slots_used}/{agent.cpu_slots}", running,
+                      _time(agent.last_heartbeat_at))
+    return table
+
+
+def launch_plan(plan: LaunchPlan) -> None:
+    """A dry run's answer: where the job would run and each worker's exact command line and environment."""
+    out.print(Text.assemble(("Backend: ", "bold"), plan.backend))
+    if plan.work_dir:
+        out.print(Text.assemble(("Work folder: ", "bold"), plan.work_dir))
+    out.print(Text.assemble(("Placement: ", "bold"), json.dumps(plan.placement, sort_keys=True)))
+    for worker in plan.workers:
+        out.print(Text(f"Worker {worker.rank}:", style="bold"))
+        out.print(Text(f"  {shlex.join(worker.argv)}"))
+        for key, value in sorted(worker.environment.items()):
+            out.print(Text(f"    {key}={value}", style="dim"))
+    if plan.custom_job_request:
+        out.print(Text("Vertex AI CustomJob request:", style="bold"))
+        out.print_json(json.dumps(plan.custom_job_request))
+
+
+def log_line(line: LogLine) -> None:
+    """A log line as the trainer wrote it; lines of ranks other than 0 are marked with their rank."""
+    prefix = f"[rank {line.rank}] " if line.rank else ""
+    print(prefix + line.text, flush=True)
+
+
+def _cause(job: Job) -> str:
+    if not job.failure_cause:
+        return ""
+    return job.failure_cause + (f" (exit code {job.exit_code})" if job.exit_code is not None else "")
+
+
+def _placement(job: Job) -> str | None:
+    placement = job.placement.actual_instance if job.placement is not None else None
+    if placement is None:
+        return None
+    return ", ".join(f"{key}={value}" for key, value in placement.to_dict().items() if value not in (None, [], ""))
+
+
+def _pairs(values: dict[str, str] | None) -> str:
+    return "\n".join(f"{key}={value}" for key, value in sorted((values or {}).items()))
+
+
+def _time(value: datetime | None, layout: str = "%Y-%m-%d %H:%M:%S") -> str:
+    """A time of the API (UTC) in the local time zone."""
+    return value.astimezone().strftime(layout) if value else ""
