@@ -39,7 +39,7 @@ public class MetricsBench {
         System.out.printf("ingest: %,d points in %.2f s from the job running to every point stored: %,.0f points/s%n",
                 points, seconds, points / seconds);
 
-        String series = "/jobs/" + id + "/metrics/train/loss?maxPoints=1000";
+        String series = "/jobs/" + id + "/metrics/series?tag=train/loss&maxPoints=1000";
         JsonNode first = api.get(series).body();
         System.out.printf("series: %d of %,d points returned (downsampled: %s)%n", first.get("points").size(),
                 first.get("totalPoints").asLong(), first.get("downsampled").asBoolean());

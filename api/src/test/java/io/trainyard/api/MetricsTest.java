@@ -63,7 +63,7 @@ class MetricsTest {
         assertThat(loss.get("lastStep").asLong()).isGreaterThan(loss.get("firstStep").asLong());
         assertThat(loss.get("min").asDouble()).isLessThanOrEqualTo(loss.get("lastValue").asDouble());
 
-        JsonNode series = api.get("/jobs/" + id + "/metrics/train/loss").body();
+        JsonNode series = api.get("/jobs/" + id + "/metrics/series?tag=train/loss").body();
         List<Long> steps = steps(series);
         assertThat(series.get("attempt").asInt()).isEqualTo(1);
         assertThat(steps).hasSize((int) loss.get("points").asLong()).isSorted().doesNotHaveDuplicates();
@@ -100,7 +100,7 @@ class MetricsTest {
         JsonNode job = api.awaitEnded(id, Duration.ofMinutes(2));
 
         assertThat(job.get("state").asString()).as("log: %s", api.logTexts(id)).isEqualTo("SUCCEEDED");
-        List<Long> steps = steps(api.get("/jobs/" + id + "/metrics/loss").body());
+        List<Long> steps = steps(api.get("/jobs/" + id + "/metrics/series?tag=loss").body());
         assertThat(steps).hasSize(19).isSorted();
         assertThat(api.logTexts(id)).anySatisfy(line -> assertThat(line)
                 .startsWith("[trainyard] TensorBoard event file damaged: events.out.tfevents.damaged: skipped"));
@@ -136,8 +136,8 @@ class MetricsTest {
 
             assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
             List<Long> all = LongStream.range(0, count).boxed().toList();
-            assertThat(steps(api.get("/jobs/" + id + "/metrics/loss?maxPoints=100000").body())).isEqualTo(all);
-            assertThat(steps(api.get("/jobs/" + id + "/metrics/accuracy?maxPoints=100000").body())).isEqualTo(all);
+            assertThat(steps(api.get("/jobs/" + id + "/metrics/series?tag=loss&maxPoints=100000").body())).isEqualTo(all);
+            assertThat(steps(api.get("/jobs/" + id + "/metrics/series?tag=accuracy&maxPoints=100000").body())).isEqualTo(all);
         }
     }
 

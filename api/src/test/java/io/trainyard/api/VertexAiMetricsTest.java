@@ -87,7 +87,7 @@ class VertexAiMetricsTest {
 
     private static List<Long> steps(ApiClient api, String id) {
         List<Long> steps = new ArrayList<>();
-        api.get("/jobs/" + id + "/metrics/train/loss").body().get("points").forEach(point -> steps.add(point.get("step").asLong()));
+        api.get("/jobs/" + id + "/metrics/series?tag=train/loss").body().get("points").forEach(point -> steps.add(point.get("step").asLong()));
         return steps;
     }
 
