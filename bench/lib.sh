@@ -14,12 +14,13 @@ mvn_quiet() {
 }
 
 # Sets bench_classpath to the given modules' classes (as built in this tree) and their runtime dependencies.
-# Only for modules that depend on no other Trainyard module (testing, protocol), so nothing needs installing.
+# The Trainyard modules they use (testing uses the generated client, clients/java) come from this tree too, not
+# from ~/.m2: with -am and the compile phase in the same run, Maven resolves them to their target/classes.
 # One dependency:build-classpath writes a file per module into $work: Maven fills in ${project.artifactId}.
 set_bench_classpath() { # module...
   local modules
   modules=$(IFS=,; echo "$*")
-  mvn_quiet dependency:build-classpath -pl "$modules" -Dmdep.outputFile="$work/classpath-\${project.artifactId}" -DincludeScope=runtime
+  mvn_quiet compile dependency:build-classpath -pl "$modules" -am -Dmdep.outputFile="$work/classpath-\${project.artifactId}" -DincludeScope=runtime
   bench_classpath=""
   local module
   for module in "$@"; do

@@ -2,23 +2,29 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.MetricSeriesView;
+import io.trainyard.client.model.MetricTagView;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
-import tools.jackson.databind.JsonNode;
+import io.trainyard.testing.RawHttpClient;
+import io.trainyard.testing.TrainyardClient;
 
 /**
  * Metrics benchmark against a running server: a job whose trainer drops a ready event file of POINTS scalars
  * (written by PyTorch's SummaryWriter) into its TensorBoard folder; the server's agent reads and ships it. Prints
  * points/s from the job running to every point stored, then the latency of reading the series downsampled to
- * 1,000 points.
+ * 1,000 points (timed over raw HTTP, so that the figure is the server's, not a client's decoding).
  * Usage: java -cp ... MetricsBench.java <server url> <event file> <points> <queries>
  */
 public class MetricsBench {
 
     public static void main(String[] args) throws Exception {
-        ApiClient api = new ApiClient(args[0], System.getenv().getOrDefault("TRAINYARD_TOKEN", ""));
+        TrainyardClient api = new TrainyardClient(args[0], System.getenv().getOrDefault("TRAINYARD_TOKEN", ""));
         String eventFile = args[1];
         long points = Long.parseLong(args[2]);
         int queries = Integer.parseInt(args[3]);
@@ -28,28 +34,29 @@ public class MetricsBench {
                 os.makedirs("outputs/tensorboard", exist_ok=True)
                 shutil.copy("%s", "outputs/tensorboard/events.out.tfevents.bench")
                 """.formatted(eventFile);
-        Map<String, Object> body = JobBodies.job("metrics_bench", program);
-        body.put("taskConfig", ((String) body.get("taskConfig")).replace("    trainedModelUri: outputs/model.pt\n",
+        JobSubmission body = JobBodies.job("metrics_bench", program);
+        body.taskConfig(body.getTaskConfig().replace("    trainedModelUri: outputs/model.pt\n",
                 "    trainedModelUri: outputs/model.pt\n    tensorboardLogsUri: outputs/tensorboard\n"));
-        String id = api.submit(body).body().get("id").asString();
-        api.awaitJob(id, job -> !List.of("QUEUED", "STARTING").contains(job.get("state").asString()), Duration.ofMinutes(2));
+        UUID id = api.submit(body).getId();
+        api.awaitJob(id, job -> !List.of(Job.StateEnum.QUEUED, Job.StateEnum.STARTING).contains(job.getState()), Duration.ofMinutes(2));
         long started = System.nanoTime();
-        ApiClient.await("all points stored", () -> stored(api, id) == points, Duration.ofMinutes(10));
+        Eventually.await("all points stored", () -> stored(api, id) == points, Duration.ofMinutes(10));
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf("ingest: %,d points in %.2f s from the job running to every point stored: %,.0f points/s%n",
                 points, seconds, points / seconds);
 
-        String series = "/jobs/" + id + "/metrics/train/loss?maxPoints=1000";
-        JsonNode first = api.get(series).body();
-        System.out.printf("series: %d of %,d points returned (downsampled: %s)%n", first.get("points").size(),
-                first.get("totalPoints").asLong(), first.get("downsampled").asBoolean());
+        MetricSeriesView first = api.metrics().getJobMetricSeries(id, "train/loss", null, null, 1000);
+        System.out.printf("series: %d of %,d points returned (downsampled: %s)%n", first.getPoints().size(),
+                first.getTotalPoints(), first.getDownsampled());
+        RawHttpClient http = api.raw();
+        String series = "/jobs/" + id + "/metrics/series?tag=train/loss&maxPoints=1000";
         for (int i = 0; i < 20; i++) {
-            api.get(series);
+            http.get(series);
         }
         List<Double> millis = new ArrayList<>();
         for (int i = 0; i < queries; i++) {
             long t = System.nanoTime();
-            ApiClient.Response response = api.get(series);
+            RawHttpClient.Response response = http.get(series);
             millis.add((System.nanoTime() - t) / 1e6);
             if (response.status() != 200) {
                 throw new AssertionError("series answered " + response.status());
@@ -60,10 +67,7 @@ public class MetricsBench {
                 queries, millis.get(queries / 2), millis.get((int) Math.ceil(queries * 0.99) - 1));
     }
 
-    private static long stored(ApiClient api, String id) {
-        for (JsonNode tag : api.get("/jobs/" + id + "/metrics").body()) {
-            return tag.get("points").asLong();
-        }
-        return 0;
+    private static long stored(TrainyardClient api, UUID id) throws ApiException {
+        return api.metrics().listJobMetrics(id).stream().mapToLong(MetricTagView::getPoints).findFirst().orElse(0);
     }
 }

@@ -414,8 +414,7 @@ public class ServerPlacementBench {
     /** Submits a job taking {@code spec.gpus()} GPUs; its simulated duration is recorded before any agent can see it. */
     static UUID submit(String name, JobSpec spec) throws Exception {
         // The trainer never runs (no real agent), so any program will do.
-        Map<String, Object> body = JobBodies.job(name, "import time\ntime.sleep(1)\n", spec.gpus());
-        body.put("requireGpus", true);
+        Map<String, Object> body = JobBodies.asJson(JobBodies.job(name, "import time\ntime.sleep(1)\n", spec.gpus()).requireGpus(true));
         String key = "bench-" + BENCH_RUN + "-" + name; // so a resent submission is not a second job
         for (int attempt = 1; ; attempt++) {
             HttpResponse<String> response = send("POST", "/jobs", body, ADMIN, key).response();

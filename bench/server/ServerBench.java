@@ -43,7 +43,7 @@ public class ServerBench {
 
     /** A one-worker job whose trainer is {@code pythonProgram}, as the submission's JSON. */
     static String body(String name, String pythonProgram) {
-        return JSON.writeValueAsString(JobBodies.job(name, pythonProgram));
+        return JSON.writeValueAsString(JobBodies.asJson(JobBodies.job(name, pythonProgram)));
     }
 
     static HttpResponse<String> post(String url, String json) throws Exception {

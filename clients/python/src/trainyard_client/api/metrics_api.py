@@ -16,7 +16,7 @@ from pydantic import validate_call, Field, StrictFloat, StrictStr, StrictInt
 from typing import Any, Dict, List, Optional, Tuple, Union
 from typing_extensions import Annotated
 
-from pydantic import Field, StrictInt, StrictStr, field_validator
+from pydantic import Field, StrictInt, field_validator
 from typing import List, Optional
 from typing_extensions import Annotated
 from uuid import UUID
@@ -61,7 +61,7 @@ class MetricsApi:
     ) -> None:
         """Follow the job's scalars as Server-Sent Events
 
-        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job. (A tag named `stream` is not reachable through the series endpoint; its points arrive here.)
+        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job.
 
         :param id: (required)
         :type id: str
@@ -138,7 +138,7 @@ class MetricsApi:
     ) -> ApiResponse[None]:
         """Follow the job's scalars as Server-Sent Events
 
-        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job. (A tag named `stream` is not reachable through the series endpoint; its points arrive here.)
+        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job.
 
         :param id: (required)
         :type id: str
@@ -215,7 +215,7 @@ class MetricsApi:
     ) -> RESTResponseType:
         """Follow the job's scalars as Server-Sent Events
 
-        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job. (A tag named `stream` is not reachable through the series endpoint; its points arrive here.)
+        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job.
 
         :param id: (required)
         :type id: str
@@ -340,7 +340,7 @@ class MetricsApi:
     def get_job_metric_series(
         self,
         id: UUID,
-        tag: StrictStr,
+        tag: Annotated[str, Field(strict=True, description="The tag, as the trainer wrote it (e.g. `train/loss`)")],
         attempt: Annotated[Optional[Annotated[int, Field(strict=True, ge=1)]], Field(description="The attempt (default: the latest that wrote the tag)")] = None,
         after: Annotated[Optional[StrictInt], Field(description="Only points with a step above this one (empty: all)")] = None,
         max_points: Annotated[Optional[Annotated[int, Field(le=100000, strict=True, ge=2)]], Field(description="At most this many points (2 to 100000)")] = None,
@@ -359,11 +359,11 @@ class MetricsApi:
     ) -> MetricSeriesView:
         """One tag's points of one attempt, by step, downsampled to at most maxPoints
 
-        The tag is the rest of the path (tags contain '/', e.g. `train/loss`). Downsampling keeps the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.
+        Downsampling keeps the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.
 
         :param id: (required)
         :type id: str
-        :param tag: (required)
+        :param tag: The tag, as the trainer wrote it (e.g. `train/loss`) (required)
         :type tag: str
         :param attempt: The attempt (default: the latest that wrote the tag)
         :type attempt: int
@@ -428,7 +428,7 @@ class MetricsApi:
     def get_job_metric_series_with_http_info(
         self,
         id: UUID,
-        tag: StrictStr,
+        tag: Annotated[str, Field(strict=True, description="The tag, as the trainer wrote it (e.g. `train/loss`)")],
         attempt: Annotated[Optional[Annotated[int, Field(strict=True, ge=1)]], Field(description="The attempt (default: the latest that wrote the tag)")] = None,
         after: Annotated[Optional[StrictInt], Field(description="Only points with a step above this one (empty: all)")] = None,
         max_points: Annotated[Optional[Annotated[int, Field(le=100000, strict=True, ge=2)]], Field(description="At most this many points (2 to 100000)")] = None,
@@ -447,11 +447,11 @@ class MetricsApi:
     ) -> ApiResponse[MetricSeriesView]:
         """One tag's points of one attempt, by step, downsampled to at most maxPoints
 
-        The tag is the rest of the path (tags contain '/', e.g. `train/loss`). Downsampling keeps the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.
+        Downsampling keeps the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.
 
         :param id: (required)
         :type id: str
-        :param tag: (required)
+        :param tag: The tag, as the trainer wrote it (e.g. `train/loss`) (required)
         :type tag: str
         :param attempt: The attempt (default: the latest that wrote the tag)
         :type attempt: int
@@ -516,7 +516,7 @@ class MetricsApi:
     def get_job_metric_series_without_preload_content(
         self,
         id: UUID,
-        tag: StrictStr,
+        tag: Annotated[str, Field(strict=True, description="The tag, as the trainer wrote it (e.g. `train/loss`)")],
         attempt: Annotated[Optional[Annotated[int, Field(strict=True, ge=1)]], Field(description="The attempt (default: the latest that wrote the tag)")] = None,
         after: Annotated[Optional[StrictInt], Field(description="Only points with a step above this one (empty: all)")] = None,
         max_points: Annotated[Optional[Annotated[int, Field(le=100000, strict=True, ge=2)]], Field(description="At most this many points (2 to 100000)")] = None,
@@ -535,11 +535,11 @@ class MetricsApi:
     ) -> RESTResponseType:
         """One tag's points of one attempt, by step, downsampled to at most maxPoints
 
-        The tag is the rest of the path (tags contain '/', e.g. `train/loss`). Downsampling keeps the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.
+        Downsampling keeps the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.
 
         :param id: (required)
         :type id: str
-        :param tag: (required)
+        :param tag: The tag, as the trainer wrote it (e.g. `train/loss`) (required)
         :type tag: str
         :param attempt: The attempt (default: the latest that wrote the tag)
         :type attempt: int
@@ -626,9 +626,11 @@ class MetricsApi:
         # process the path parameters
         if id is not None:
             _path_params['id'] = id
-        if tag is not None:
-            _path_params['tag'] = tag
         # process the query parameters
+        if tag is not None:
+            
+            _query_params.append(('tag', tag))
+            
         if attempt is not None:
             
             _query_params.append(('attempt', attempt))
@@ -663,7 +665,7 @@ class MetricsApi:
 
         return self.api_client.param_serialize(
             method='GET',
-            resource_path='/jobs/{id}/metrics/{tag}',
+            resource_path='/jobs/{id}/metrics/series',
             path_params=_path_params,
             query_params=_query_params,
             header_params=_header_params,

@@ -7,17 +7,21 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.Agent;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobEvent;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.RetryPolicy;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /** Hosts hold leases: a silent one is declared lost, its jobs fail over; queued jobs age and cannot starve. */
 class AgentLeaseTest {
@@ -28,45 +32,43 @@ class AgentLeaseTest {
     Path dataDir;
 
     @Test
-    void aJobOfAHostThatStopsRenewingItsLeaseFailsOverToAnotherHost() {
+    void aJobOfAHostThatStopsRenewingItsLeaseFailsOverToAnotherHost() throws ApiException {
         String database = TestDatabase.newDatabaseUrl();
         String program = "import os, time\nprint('attempt', os.environ['TRAINYARD_ATTEMPT'], flush=True)\ntime.sleep(2)\n";
-        Map<String, Object> body = JobBodies.job("fails_over", program);
-        body.put("retryPolicy", Map.of("maxAttempts", 2, "backoffSeconds", 1));
-        String id;
+        JobSubmission body = JobBodies.job("fails_over", program).retryPolicy(new RetryPolicy().maxAttempts(2).backoffSeconds(1));
+        UUID id;
         String adminToken;
         try (RunningServer first = RunningServer.start(database, dataDir.resolve("a"), "node-a", SHORT_LEASE)) {
             adminToken = first.api().token();
-            id = first.api().submit(body).body().get("id").asString();
-            first.api().awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
+            id = first.api().submit(body).getId();
+            first.api().awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
         }
         // node-a is gone without a word; node-b notices the expired lease.
         try (RunningServer second = RunningServer.start(database, dataDir.resolve("b"), "node-b", SHORT_LEASE)) {
-            ApiClient api = second.api().withToken(adminToken);
-            JsonNode job = api.awaitEnded(id, Duration.ofSeconds(60));
+            TrainyardClient api = second.api().withToken(adminToken);
+            Job job = api.awaitEnded(id, Duration.ofSeconds(60));
 
-            assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-            assertThat(job.get("attempt").asInt()).isEqualTo(2);
-            assertThat(job.get("node").asString()).isEqualTo("node-b");
-            List<JsonNode> events = new ArrayList<>();
-            api.get("/jobs/" + id + "/events").body().forEach(events::add);
-            JsonNode failed = events.stream().filter(event -> event.get("to").asString().equals("FAILED")).findFirst().orElseThrow();
-            assertThat(failed.get("cause").asString()).isEqualTo("INFRASTRUCTURE");
-            assertThat(failed.get("message").asString()).contains("node-a");
-            JsonNode requeued = events.get(events.indexOf(failed) + 1);
-            JsonNode restarted = events.get(events.indexOf(failed) + 2);
-            assertThat(requeued.get("to").asString()).isEqualTo("QUEUED");
-            assertThat(restarted.get("to").asString()).isEqualTo("STARTING");
-            assertThat(Duration.between(Instant.parse(requeued.get("at").asString()), Instant.parse(restarted.get("at").asString())))
+            assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+            assertThat(job.getAttempt()).isEqualTo(2);
+            assertThat(job.getNode()).isEqualTo("node-b");
+            List<JobEvent> events = api.jobs().listJobEvents(id);
+            JobEvent failed = events.stream().filter(event -> event.getTo() == JobEvent.ToEnum.FAILED).findFirst().orElseThrow();
+            assertThat(failed.getCause()).isEqualTo(JobEvent.CauseEnum.INFRASTRUCTURE);
+            assertThat(failed.getMessage()).contains("node-a");
+            JobEvent requeued = events.get(events.indexOf(failed) + 1);
+            JobEvent restarted = events.get(events.indexOf(failed) + 2);
+            assertThat(requeued.getTo()).isEqualTo(JobEvent.ToEnum.QUEUED);
+            assertThat(restarted.getTo()).isEqualTo(JobEvent.ToEnum.STARTING);
+            assertThat(Duration.between(requeued.getAt(), restarted.getAt()))
                     .as("backoff before the second attempt").isGreaterThanOrEqualTo(Duration.ofSeconds(1));
-            assertThat(api.get("/jobs/" + id + "/logs").body().get("lines").get(0).get("text").asString()).isEqualTo("attempt 2");
+            assertThat(api.logTexts(id).getFirst()).isEqualTo("attempt 2");
 
-            JsonNode agents = api.get("/agents").body();
+            List<Agent> agents = api.agents().listAgents();
             assertThat(agents).hasSize(2);
-            assertThat(agents.get(0).get("id").asString()).isEqualTo("node-a");
-            assertThat(agents.get(0).get("state").asString()).isEqualTo("LOST");
-            assertThat(agents.get(1).get("state").asString()).isEqualTo("ACTIVE");
-            assertThat(agents.get(1).get("runningJobs")).isEmpty();
+            assertThat(agents.get(0).getId()).isEqualTo("node-a");
+            assertThat(agents.get(0).getState()).isEqualTo(Agent.StateEnum.LOST);
+            assertThat(agents.get(1).getState()).isEqualTo(Agent.StateEnum.ACTIVE);
+            assertThat(agents.get(1).getRunningJobs()).isEmpty();
         }
     }
 
@@ -77,11 +79,11 @@ class AgentLeaseTest {
         Files.setPosixFilePermissions(nvidiaSmi, PosixFilePermissions.fromString("rwxr-xr-x"));
         try (RunningServer server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "two-gpus",
                 "--trainyard.local.nvidia-smi=" + nvidiaSmi, "--trainyard.starvation-threshold=1s")) {
-            ApiClient api = server.api();
+            TrainyardClient api = server.api();
             String small = "import time\ntime.sleep(0.7)\n";
             api.submit(JobBodies.job("small_first", small, 1));
             Thread.sleep(200);
-            String large = api.submit(JobBodies.job("large", "print('both GPUs')", 2)).body().get("id").asString();
+            UUID large = api.submit(JobBodies.job("large", "print('both GPUs')", 2)).getId();
             // Keep one small job queued at all times for 6 s: without a guard, one GPU is always busy.
             long until = System.nanoTime() + Duration.ofSeconds(6).toNanos();
             while (System.nanoTime() < until) {
@@ -90,17 +92,17 @@ class AgentLeaseTest {
             }
             Instant streamEnded = Instant.now();
 
-            JsonNode job;
+            Job job;
             try {
                 job = api.awaitEnded(large, Duration.ofSeconds(30));
             } catch (AssertionError e) {
                 StringBuilder states = new StringBuilder();
-                api.get("/jobs?limit=100").body().get("jobs").forEach(j -> states.append(j.get("jobName").asString()).append('=')
-                        .append(j.get("state").asString()).append(' '));
-                throw new AssertionError(states + " agents: " + api.get("/agents").body(), e);
+                api.jobs().listJobs(null, null, null, null, null, 100).getJobs().forEach(j -> states.append(j.getJobName())
+                        .append('=').append(j.getState()).append(' '));
+                throw new AssertionError(states + " agents: " + api.agents().listAgents(), e);
             }
-            assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-            assertThat(Instant.parse(job.get("startedAt").asString())).isBefore(streamEnded.minusSeconds(2));
+            assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+            assertThat(job.getStartedAt().toInstant()).isBefore(streamEnded.minusSeconds(2));
         }
     }
 }

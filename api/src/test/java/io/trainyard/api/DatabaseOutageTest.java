@@ -7,20 +7,26 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.Agent;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobEvent;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.ExternalPostgres;
 import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RawHttpClient;
 import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The operator's report that opened issue 10, replayed: an external PostgreSQL crashes ({@code pg_ctl stop -m
  * immediate}) while a job prints 3,000 lines at 100 lines/s, and comes back 10 s later. The job must end
  * SUCCEEDED in its first attempt with every line, and meanwhile the server must say plainly that its database
- * is away.
+ * is away (its 503s, their headers and the health probes are asked over raw HTTP).
  */
 class DatabaseOutageTest {
 
@@ -34,37 +40,34 @@ class DatabaseOutageTest {
         String program = "import time\nfor i in range(1, 3001):\n    print('line', i, flush=True)\n    time.sleep(0.01)\n";
         try (ExternalPostgres postgres = ExternalPostgres.start();
                 RunningServer server = RunningServer.start(postgres.jdbcUrl(), dataDir, "outage-node")) {
-            ApiClient api = server.api();
-            String id = api.submit(JobBodies.job("outlives_its_database", program)).body().get("id").asString();
-            api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
+            TrainyardClient api = server.api();
+            RawHttpClient http = api.raw();
+            UUID id = api.submit(JobBodies.job("outlives_its_database", program)).getId();
+            api.awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
             Thread.sleep(8_000);
 
             postgres.crash();
             long crashedAt = System.nanoTime();
-            ApiClient.await("a 503 while the database is away", () -> api.get("/jobs/" + id).status() == 503,
+            Eventually.await("a 503 while the database is away", () -> http.get("/jobs/" + id).status() == 503,
                     Duration.ofSeconds(10));
-            ApiClient.Response unavailable = api.get("/jobs/" + id);
+            RawHttpClient.Response unavailable = http.get("/jobs/" + id);
             assertThat(unavailable.header("Content-Type")).startsWith("application/problem+json");
             assertThat(unavailable.header("Retry-After")).isNotBlank();
             assertThat(unavailable.body().get("status").asInt()).isEqualTo(503);
-            assertThat(api.get("/agents").status()).isEqualTo(503);
-            ApiClient probe = new ApiClient(api.baseUrl(), null);
+            assertThat(http.get("/agents").status()).isEqualTo(503);
+            RawHttpClient probe = http.withToken(null);
             assertThat(probe.get("/actuator/health/readiness").status()).isEqualTo(503);
             assertThat(probe.get("/actuator/health/liveness").status()).isEqualTo(200);
             // A token accepted before the outage still scrapes metrics.
-            assertThat(api.get("/actuator/prometheus").raw().body()).contains("trainyard_database_up 0.0");
+            assertThat(http.get("/actuator/prometheus").raw().body()).contains("trainyard_database_up 0.0");
             Thread.sleep(Math.max(0, 10_000 - Duration.ofNanos(System.nanoTime() - crashedAt).toMillis()));
             postgres.startAgain();
 
             // 503s until the server has the database back.
-            ApiClient.await("the job ending", () -> {
-                ApiClient.Response answer = api.get("/jobs/" + id);
-                return answer.status() == 200 && List.of("SUCCEEDED", "FAILED", "CANCELLED")
-                        .contains(answer.body().get("state").asString());
-            }, Duration.ofSeconds(120));
-            JsonNode job = api.job(id);
-            assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-            assertThat(job.get("attempt").asInt()).isEqualTo(1);
+            Eventually.await("the job ending", () -> ended(api, id), Duration.ofSeconds(120));
+            Job job = api.job(id);
+            assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+            assertThat(job.getAttempt()).isEqualTo(1);
             List<String> expected = new ArrayList<>();
             for (int i = 1; i <= 3000; i++) {
                 expected.add("line " + i);
@@ -73,13 +76,25 @@ class DatabaseOutageTest {
             assertThat(probe.get("/actuator/health/readiness").status()).isEqualTo(200);
 
             // The outage shows where an operator looks: on the agent, and in the job's history.
-            JsonNode agent = api.get("/agents").body().get(0);
-            assertThat(agent.get("state").asString()).isEqualTo("ACTIVE");
-            assertThat(agent.get("lastDatabaseOutage").get("seenBy").asString()).isEqualTo("outage-node");
-            List<String> messages = new ArrayList<>();
-            api.get("/jobs/" + id + "/events").body().forEach(event -> messages.add(event.get("message").asString()));
-            assertThat(messages).anyMatch(message -> message.contains("could not reach the database"));
-            assertThat(api.get("/actuator/prometheus").raw().body()).contains("trainyard_database_up 1.0");
+            Agent agent = api.agents().listAgents().getFirst();
+            assertThat(agent.getState()).isEqualTo(Agent.StateEnum.ACTIVE);
+            assertThat(agent.getLastDatabaseOutage().getSeenBy()).isEqualTo("outage-node");
+            assertThat(api.jobs().listJobEvents(id)).extracting(JobEvent::getMessage)
+                    .anyMatch(message -> message != null && message.contains("could not reach the database"));
+            assertThat(http.get("/actuator/prometheus").raw().body()).contains("trainyard_database_up 1.0");
+        }
+    }
+
+    /** Whether the job has ended; false while the server answers 503 for want of its database. */
+    private static boolean ended(TrainyardClient api, UUID id) throws ApiException {
+        try {
+            return List.of(Job.StateEnum.SUCCEEDED, Job.StateEnum.FAILED, Job.StateEnum.CANCELLED)
+                    .contains(api.jobs().getJob(id).getState());
+        } catch (ApiException e) {
+            if (e.getCode() == 503) {
+                return false;
+            }
+            throw e;
         }
     }
 }

@@ -7,13 +7,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.model.Job;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /** The server's embedded PostgreSQL killed with SIGKILL mid-job: the server starts it again and loses nothing. */
 class EmbeddedDatabaseCrashTest {
@@ -25,9 +26,9 @@ class EmbeddedDatabaseCrashTest {
     void theServerRestartsItsKilledEmbeddedPostgresAndTheJobEndsWithEveryLine() throws Exception {
         String program = "import time\nfor i in range(1, 801):\n    print('line', i, flush=True)\n    time.sleep(0.01)\n";
         try (RunningServer server = RunningServer.start(null, dataDir, "embedded-node")) {
-            ApiClient api = server.api();
-            String id = api.submit(JobBodies.job("outlives_its_postgres", program)).body().get("id").asString();
-            api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
+            TrainyardClient api = server.api();
+            UUID id = api.submit(JobBodies.job("outlives_its_postgres", program)).getId();
+            api.awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
             Thread.sleep(2_000);
 
             Path pidFile = dataDir.resolve("postgres").resolve("postmaster.pid");
@@ -37,9 +38,9 @@ class EmbeddedDatabaseCrashTest {
             postmaster.destroyForcibly();
             postmaster.onExit().get();
 
-            JsonNode job = api.awaitEnded(id, Duration.ofSeconds(90));
-            assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-            assertThat(job.get("attempt").asInt()).isEqualTo(1);
+            Job job = api.awaitEnded(id, Duration.ofSeconds(90));
+            assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+            assertThat(job.getAttempt()).isEqualTo(1);
             List<String> expected = new ArrayList<>();
             for (int i = 1; i <= 800; i++) {
                 expected.add("line " + i);

@@ -6,8 +6,9 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.model.Job;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads a finished job's eval metrics file, which the runtime writes in GiGL's format
@@ -16,13 +17,15 @@ import tools.jackson.databind.JsonNode;
  */
 final class EvalMetrics {
 
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private EvalMetrics() {
     }
 
-    static Map<String, Double> read(JsonNode job) throws Exception {
-        Path file = Path.of(URI.create(job.get("outputs").get("evalMetricsUri").asString()));
+    static Map<String, Double> read(Job job) throws Exception {
+        Path file = Path.of(URI.create(job.getOutputs().get("evalMetricsUri")));
         Map<String, Double> metrics = new LinkedHashMap<>();
-        for (JsonNode entry : ApiClient.JSON.readTree(Files.readString(file)).get("metrics")) {
+        for (JsonNode entry : JSON.readTree(Files.readString(file)).get("metrics")) {
             metrics.put(entry.get("name").asString(), Double.parseDouble(entry.get("numberValue").asString()));
         }
         return metrics;

@@ -3,11 +3,8 @@ package io.trainyard.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.util.Map;
 import java.util.UUID;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trainyard.client.ApiException;
 import io.trainyard.client.ApiResponse;
 import io.trainyard.client.api.JobsApi;
@@ -17,11 +14,15 @@ import io.trainyard.client.model.LaunchPlan;
 import io.trainyard.client.model.Problem;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.ServerExtension;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The Java client generated from api/openapi.yaml works against a real server: typed jobs, plans and problems. */
+/**
+ * The Java client generated from api/openapi.yaml works against a real server: typed jobs, plans and problems.
+ * (Every end-to-end test talks to the server through it too; {@link TrainyardClient} says how it is set up.)
+ */
 class GeneratedJavaClientTest {
 
     @RegisterExtension
@@ -30,15 +31,7 @@ class GeneratedJavaClientTest {
 
     @BeforeAll
     static void client() {
-        io.trainyard.client.ApiClient client = new io.trainyard.client.ApiClient();
-        client.updateBaseUri(server.api().baseUrl());
-        String token = server.api().token();
-        client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + token));
-        // A job's placement is one of two shapes without a type tag (Placement uses Jackson's deduction): the
-        // generated oneOf tells them apart only when unknown fields fail, which the generated default tolerates.
-        client.setObjectMapper(io.trainyard.client.ApiClient.createDefaultObjectMapper()
-                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true));
-        jobs = new JobsApi(client);
+        jobs = server.api().jobs();
     }
 
     @Test
@@ -73,13 +66,11 @@ class GeneratedJavaClientTest {
         JobSubmission invalid = submission("Not-A-GiGL-Name");
         ApiException error = catchThrowableOfType(ApiException.class, () -> jobs.submitJob(invalid, null));
         assertThat(error.getCode()).isEqualTo(422);
-        Problem problem = new ObjectMapper().findAndRegisterModules().readValue(error.getResponseBody(), Problem.class);
+        Problem problem = TrainyardClient.problem(error.getResponseBody());
         assertThat(problem.getErrors()).anySatisfy(field -> assertThat(field.getField()).isEqualTo("jobName"));
     }
 
     private static JobSubmission submission(String name) {
-        Map<String, Object> body = JobBodies.job(name, "print('trained')");
-        return new JobSubmission().jobName(name).taskConfig((String) body.get("taskConfig"))
-                .resourceConfig((String) body.get("resourceConfig"));
+        return JobBodies.job(name, "print('trained')");
     }
 }

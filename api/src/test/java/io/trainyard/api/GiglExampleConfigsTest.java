@@ -3,23 +3,30 @@ package io.trainyard.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.LaunchPlan;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import io.trainyard.testing.VertexAiFakes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * GiGL's own example configs (test resources under gigl-examples/, each naming its GiGL path), dry-run through
@@ -35,11 +42,14 @@ class GiglExampleConfigsTest {
     private static final String TEMP = "gs://USER_PROVIDED_TEMP_ASSETS_BUCKET";
     private static final String RELEASE_CUDA = "us-central1-docker.pkg.dev/external-snap-ci-github-gigl/public-gigl/src-cuda:0.0.9.dev20251005191521";
 
+    /** Reads the CustomJob request of a plan, which the contract leaves free-form (it is Vertex AI's), as a tree. */
+    private static final JsonMapper TREES = JsonMapper.builder().build();
+
     @TempDir
     static Path dataDir;
     static VertexAiFakes fakes;
     static RunningServer server;
-    static ApiClient api;
+    static TrainyardClient api;
 
     @BeforeAll
     static void startServer() throws Exception {
@@ -148,13 +158,13 @@ class GiglExampleConfigsTest {
         JsonNode graphStore = dryRun("cora_hydra_gs", "e2e_hom_cora_sup_gs_task_config.yaml", "deployment/e2e_glt_gs_resource_config.yaml");
         assertThat(replicas(graphStore.get("customJob").get("jobSpec").get("workerPoolSpecs"))).containsExactly("1", "1", "2");
 
-        Map<String, Object> inline = new LinkedHashMap<>();
-        inline.put("jobName", "cora_hydra_inline");
-        inline.put("taskConfigUri", example("e2e_hom_cora_sup_task_config.yaml").toString());
-        inline.put("resourceConfig", java.nio.file.Files.readString(example("deployment/e2e_glt_resource_config.yaml")));
-        ApiClient.Response refused = api.post("/jobs/dry-run", inline);
-        assertThat(refused.status()).isEqualTo(422);
-        assertThat(refused.body().get("errors").get(0).get("field").asString()).isEqualTo("resourceConfig.defaults");
+        JobSubmission inline = new JobSubmission().jobName("cora_hydra_inline")
+                .taskConfigUri(example("e2e_hom_cora_sup_task_config.yaml").toString())
+                .resourceConfig(Files.readString(example("deployment/e2e_glt_resource_config.yaml")));
+        ApiException refused = TrainyardClient.refusal(() -> api.jobs().dryRunJob(inline));
+        assertThat(refused.getCode()).isEqualTo(422);
+        assertThat(TrainyardClient.problem(refused.getResponseBody()).getErrors().getFirst().getField())
+                .isEqualTo("resourceConfig.defaults");
     }
 
     // The deprecated top-level trainer_config is read as trainer_resource_config (gigl_resource_config.py).
@@ -189,19 +199,17 @@ class GiglExampleConfigsTest {
 
     @Test
     void theInMemoryCoraExampleRunsLocallyWithGiglsEnvironment() throws Exception {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobName", "cora_local");
-        body.put("taskConfigUri", example("e2e_hom_cora_sup_task_config.yaml").toString());
-        body.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(2));
+        JobSubmission body = new JobSubmission().jobName("cora_local")
+                .taskConfigUri(example("e2e_hom_cora_sup_task_config.yaml").toString())
+                .resourceConfig(JobBodies.RESOURCE_CONFIG.formatted(2));
 
-        ApiClient.Response plan = api.post("/jobs/dry-run", body);
+        LaunchPlan plan = api.jobs().dryRunJob(body);
 
-        assertThat(plan.status()).as("%s", plan.body()).isEqualTo(200);
-        assertThat(plan.body().get("workers")).hasSize(2).allSatisfy(worker -> {
-            assertThat(strings(worker.get("argv"))).startsWith("python", "-m", "examples.link_prediction.homogeneous_training",
+        assertThat(plan.getWorkers()).hasSize(2).allSatisfy(worker -> {
+            assertThat(worker.getArgv()).startsWith("python", "-m", "examples.link_prediction.homogeneous_training",
                     "--job_name=cora_local").endsWith("--log_every_n_batch=50", "--num_neighbors=[10, 10]");
-            assertThat(worker.get("environment").get("GIGL_CPU_DOCKER_URI").asString()).isEqualTo(RELEASE_CPU);
-            assertThat(worker.get("environment").get("GIGL_CUDA_DOCKER_URI").asString()).isEqualTo(RELEASE_CUDA);
+            assertThat(worker.getEnvironment().get("GIGL_CPU_DOCKER_URI")).isEqualTo(RELEASE_CPU);
+            assertThat(worker.getEnvironment().get("GIGL_CUDA_DOCKER_URI")).isEqualTo(RELEASE_CUDA);
         });
     }
 
@@ -216,51 +224,45 @@ class GiglExampleConfigsTest {
                     if "Uri:" in line:
                         print("FROZEN", line.strip())
                 """;
-        Map<String, Object> body = JobBodies.job("local_template", program);
-        body.put("taskConfig", ((String) body.get("taskConfig")).replace("  trainedModelMetadata:\n    trainedModelUri: outputs/model.pt\n", ""));
+        JobSubmission body = JobBodies.job("local_template", program);
+        body.taskConfig(body.getTaskConfig().replace("  trainedModelMetadata:\n    trainedModelUri: outputs/model.pt\n", ""));
 
-        String id = api.submit(body).body().get("id").asString();
-        JsonNode job = api.awaitEnded(id, Duration.ofSeconds(60));
+        UUID id = api.submit(body).getId();
+        Job job = api.awaitEnded(id, Duration.ofSeconds(60));
 
-        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
         assertThat(api.logTexts(id)).contains("FROZEN trainedModelUri: trainer/models/model.pt",
                 "FROZEN scriptedModelUri: trainer/models/scripted_model.pt",
                 "FROZEN evalMetricsUri: trainer/models/trainer_eval_metrics.json", "FROZEN tensorboardLogsUri: trainer/logs/");
-        Path work = dataDir.resolve("jobs").resolve(id);
-        assertThat(job.get("outputs").get("trainedModelUri").asString())
-                .isEqualTo(work.resolve("trainer/models/model.pt").toUri().toString());
-        assertThat(job.get("outputs").get("tensorboardLogsUri").asString()).isEqualTo(work.resolve("trainer/logs").toUri().toString());
+        Path work = dataDir.resolve("jobs").resolve(id.toString());
+        assertThat(job.getOutputs().get("trainedModelUri")).isEqualTo(work.resolve("trainer/models/model.pt").toUri().toString());
+        assertThat(job.getOutputs().get("tensorboardLogsUri")).isEqualTo(work.resolve("trainer/logs").toUri().toString());
     }
 
     // gigl/src/training/trainer.py returns at once when both are skipped: nothing is planned, and the job succeeds.
     @Test
-    void aConfigSkippingTrainingAndEvaluationIsAcceptedAndLaunchesNothing() {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobName", "cora_skips_all");
-        body.put("taskConfig", JobBodies.taskConfig("print('never run')", "outputs/model.pt")
-                .replace("sharedConfig:\n", "sharedConfig:\n  shouldSkipTraining: true\n  shouldSkipModelEvaluation: true\n"));
-        body.put("resourceConfig", JobBodies.RESOURCE_CONFIG.formatted(1));
+    void aConfigSkippingTrainingAndEvaluationIsAcceptedAndLaunchesNothing() throws ApiException {
+        JobSubmission body = new JobSubmission().jobName("cora_skips_all")
+                .taskConfig(JobBodies.taskConfig("print('never run')", "outputs/model.pt")
+                        .replace("sharedConfig:\n", "sharedConfig:\n  shouldSkipTraining: true\n  shouldSkipModelEvaluation: true\n"))
+                .resourceConfig(JobBodies.RESOURCE_CONFIG.formatted(1));
 
-        ApiClient.Response plan = api.post("/jobs/dry-run", body);
-        assertThat(plan.status()).isEqualTo(200);
-        assertThat(plan.body().get("workers")).isEmpty();
-        assertThat(plan.body().get("placement").get("nothingToLaunch").asString()).contains("GiGL's trainer exits");
+        LaunchPlan plan = api.jobs().dryRunJob(body);
+        assertThat(plan.getWorkers()).isEmpty();
+        assertThat((String) plan.getPlacement().get("nothingToLaunch")).contains("GiGL's trainer exits");
 
-        JsonNode job = api.awaitEnded(api.submit(body).body().get("id").asString(), Duration.ofSeconds(30));
-        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-        assertThat(job.get("node").isNull()).isTrue();
-        assertThat(api.logTexts(job.get("id").asString())).doesNotContain("never run");
+        Job job = api.awaitEnded(api.submit(body).getId(), Duration.ofSeconds(30));
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+        assertThat(job.getNode()).isNull();
+        assertThat(api.logTexts(job.getId())).doesNotContain("never run");
     }
 
-    private static JsonNode dryRun(String jobName, String taskConfig, String resourceConfig) throws URISyntaxException {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobName", jobName);
-        body.put("taskConfigUri", example(taskConfig).toUri().toString());
-        body.put("resourceConfigUri", example(resourceConfig).toString());
-        ApiClient.Response plan = api.post("/jobs/dry-run", body);
-        assertThat(plan.status()).as("dry run of %s with %s: %s", taskConfig, resourceConfig, plan.body()).isEqualTo(200);
-        assertThat(plan.body().get("backend").asString()).isEqualTo("vertex-ai");
-        return plan.body().get("customJobRequest");
+    private static JsonNode dryRun(String jobName, String taskConfig, String resourceConfig)
+            throws URISyntaxException, ApiException {
+        LaunchPlan plan = api.jobs().dryRunJob(new JobSubmission().jobName(jobName)
+                .taskConfigUri(example(taskConfig).toUri().toString()).resourceConfigUri(example(resourceConfig).toString()));
+        assertThat(plan.getBackend()).isEqualTo("vertex-ai");
+        return TREES.valueToTree(plan.getCustomJobRequest());
     }
 
     private static Path example(String name) throws URISyntaxException {

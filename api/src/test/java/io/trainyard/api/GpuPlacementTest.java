@@ -7,17 +7,19 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.OnAgent;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A host with GPUs, as {@code nvidia-smi} reports them (a stand-in script prints what the real one would):
@@ -29,7 +31,7 @@ class GpuPlacementTest {
     @TempDir
     static Path dataDir;
     static RunningServer server;
-    static ApiClient api;
+    static TrainyardClient api;
 
     @BeforeAll
     static void startServer() throws Exception {
@@ -56,66 +58,54 @@ class GpuPlacementTest {
                 import os, sys
                 print("RANK", os.environ["RANK"], "CUDA", os.environ["CUDA_VISIBLE_DEVICES"], "USE_CUDA", "--use_cuda" in sys.argv)
                 """;
-        String id = api.submit(JobBodies.job("two_gpus", program, 2)).body().get("id").asString();
-        JsonNode job = api.awaitEnded(id, Duration.ofSeconds(60));
+        UUID id = api.submit(JobBodies.job("two_gpus", program, 2)).getId();
+        Job job = api.awaitEnded(id, Duration.ofSeconds(60));
 
-        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-        assertThat(job.get("placement").get("device").asString()).isEqualTo("gpu");
-        assertThat(job.get("placement").get("gpus")).hasSize(2);
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+        OnAgent placement = job.getPlacement().getOnAgent();
+        assertThat(placement.getDevice()).isEqualTo("gpu");
+        assertThat(placement.getGpus()).hasSize(2);
         List<String> lines = api.logTexts(id);
-        String gpus = job.get("placement").get("gpus").get(0).asInt() + "," + job.get("placement").get("gpus").get(1).asInt();
+        String gpus = placement.getGpus().get(0) + "," + placement.getGpus().get(1);
         assertThat(lines).containsExactlyInAnyOrder("RANK 0 CUDA " + gpus + " USE_CUDA True", "RANK 1 CUDA " + gpus + " USE_CUDA True");
     }
 
     @Test
     void aJobThatMustWaitForGpusStaysQueuedAndOneThatNeverFitsFailsAtOnce() throws Exception {
-        String holder = api.submit(JobBodies.job("holds_two", "import time\ntime.sleep(600)", 2)).body().get("id").asString();
-        api.awaitJob(holder, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
+        UUID holder = api.submit(JobBodies.job("holds_two", "import time\ntime.sleep(600)", 2)).getId();
+        api.awaitState(holder, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
 
-        String waiting = api.submit(JobBodies.job("needs_two", "print('got them')", 2)).body().get("id").asString();
-        Map<String, Object> tooBig = JobBodies.job("needs_four", "pass", 4);
-        tooBig.put("requireGpus", true);
-        String never = api.submit(tooBig).body().get("id").asString();
+        UUID waiting = api.submit(JobBodies.job("needs_two", "print('got them')", 2)).getId();
+        UUID never = api.submit(JobBodies.job("needs_four", "pass", 4).requireGpus(true)).getId();
 
-        JsonNode failed = api.awaitEnded(never, Duration.ofSeconds(10));
-        assertThat(failed.get("failureCause").asString()).isEqualTo("NO_CAPACITY");
-        assertThat(failed.get("failureMessage").asString()).contains("requires 4 GPU(s)", "has 3");
+        Job failed = api.awaitEnded(never, Duration.ofSeconds(10));
+        assertThat(failed.getFailureCause()).isEqualTo(Job.FailureCauseEnum.NO_CAPACITY);
+        assertThat(failed.getFailureMessage()).contains("requires 4 GPU(s)", "has 3");
         Thread.sleep(1_000);
-        assertThat(api.job(waiting).get("state").asString()).isEqualTo("QUEUED");
+        assertThat(api.job(waiting).getState()).isEqualTo(Job.StateEnum.QUEUED);
 
-        api.post("/jobs/" + holder + "/cancel", Map.of());
-        assertThat(api.awaitEnded(waiting, Duration.ofSeconds(60)).get("state").asString()).isEqualTo("SUCCEEDED");
+        api.jobs().cancelJob(holder);
+        assertThat(api.awaitEnded(waiting, Duration.ofSeconds(60)).getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
     }
 
     @Test
-    void aTrainerThatIgnoresSigtermIsKilledAfterTheGracePeriod() {
+    void aTrainerThatIgnoresSigtermIsKilledAfterTheGracePeriod() throws Exception {
         String program = """
                 import signal, time
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)
                 print("ignoring SIGTERM", flush=True)
                 time.sleep(600)
                 """;
-        String id = api.submit(JobBodies.job("stubborn", program)).body().get("id").asString();
-        api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
-        awaitLine(id, "ignoring SIGTERM");
+        UUID id = api.submit(JobBodies.job("stubborn", program)).getId();
+        api.awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
+        Eventually.await("the trainer ignoring SIGTERM", () -> api.logTexts(id).contains("ignoring SIGTERM"), Duration.ofSeconds(30));
 
         long cancelledAt = System.nanoTime();
-        api.post("/jobs/" + id + "/cancel", Map.of());
-        JsonNode job = api.awaitEnded(id, Duration.ofSeconds(30));
+        api.jobs().cancelJob(id);
+        Job job = api.awaitEnded(id, Duration.ofSeconds(30));
 
-        assertThat(job.get("state").asString()).isEqualTo("CANCELLED");
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.CANCELLED);
         // RunningServer sets a 2 s grace period.
         assertThat(Duration.ofNanos(System.nanoTime() - cancelledAt)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
-    }
-
-    private static void awaitLine(String id, String text) {
-        api.awaitJob(id, job -> {
-            for (JsonNode line : api.get("/jobs/" + id + "/logs").body().get("lines")) {
-                if (line.get("text").asString().equals(text)) {
-                    return true;
-                }
-            }
-            return false;
-        }, Duration.ofSeconds(30));
     }
 }

@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.LaunchPlan;
 import io.trainyard.testing.ServerExtension;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The heterogeneous link-prediction example (examples/heterogeneous-link-prediction/) as a user submits it: first
@@ -37,22 +37,19 @@ class HeterogeneousExampleTest {
     void theHeterogeneousLinkPredictionExampleRanksHeldOutAuthorsWell() throws Exception {
         assertThat(RUNTIME_ENVIRONMENT.resolve("python")).as("the runtime's virtualenv; run bash runtime/install.sh").exists();
         Path example = REPOSITORY.resolve("examples/heterogeneous-link-prediction");
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobName", "heterogeneous_link_prediction");
-        body.put("taskConfig", Files.readString(example.resolve("task_config.yaml")));
-        body.put("resourceConfig", Files.readString(example.resolve("resource_config.yaml")));
-        ApiClient api = server.api();
+        JobSubmission body = new JobSubmission().jobName("heterogeneous_link_prediction")
+                .taskConfig(Files.readString(example.resolve("task_config.yaml")))
+                .resourceConfig(Files.readString(example.resolve("resource_config.yaml")));
+        TrainyardClient api = server.api();
 
-        ApiClient.Response plan = api.post("/jobs/dry-run", body);
-        assertThat(plan.status()).as("dry run: %s", plan.body()).isEqualTo(200);
-        assertThat(plan.body().get("workers").get(0).get("argv").toString()).contains("trainyard_runtime.train");
+        LaunchPlan plan = api.jobs().dryRunJob(body);
+        assertThat(String.join(" ", plan.getWorkers().getFirst().getArgv())).contains("trainyard_runtime.train");
 
-        String id = api.submit(body).body().get("id").asString();
-        JsonNode job = api.awaitEnded(id, Duration.ofMinutes(4));
+        UUID id = api.submit(body).getId();
+        Job job = api.awaitEnded(id, Duration.ofMinutes(4));
 
-        List<String> lines = new ArrayList<>();
-        api.get("/jobs/" + id + "/logs?limit=10000").body().get("lines").forEach(line -> lines.add(line.get("text").asString()));
-        assertThat(job.get("state").asString()).as("job %s, log:%n%s", job, String.join("\n", lines)).isEqualTo("SUCCEEDED");
+        List<String> lines = api.logTexts(id);
+        assertThat(job.getState()).as("job %s, log:%n%s", job, String.join("\n", lines)).isEqualTo(Job.StateEnum.SUCCEEDED);
         assertThat(lines).anyMatch(line -> line.contains("heterogeneous graph store") && line.contains("author, paper, term"));
         assertThat(lines).anyMatch(line -> line.contains("sampling_workers_per_process=4") && line.contains("no effect"));
         assertThat(EvalMetrics.read(job).get("mrr")).as("test MRR against 256 random authors").isGreaterThanOrEqualTo(0.5);

@@ -7,25 +7,35 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
-import io.trainyard.testing.ApiClient.SseEvent;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobEvent;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.LaunchPlan;
+import io.trainyard.client.model.LogLine;
+import io.trainyard.client.model.LogPage;
 import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RawHttpClient;
+import io.trainyard.testing.RawHttpClient.SseEvent;
 import io.trainyard.testing.ServerExtension;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import tools.jackson.databind.JsonNode;
 
-/** Jobs run as real processes on this host, their logs followed over real HTTP and SSE. */
+/**
+ * Jobs run as real processes on this host, their logs followed over real HTTP and SSE (the stream's wire format
+ * over raw HTTP; everything else through the generated client).
+ */
 class JobLifecycleTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @RegisterExtension
     static final ServerExtension server = new ServerExtension("lifecycle-node");
-    static ApiClient api;
+    static TrainyardClient api;
 
     @BeforeAll
     static void useServer() {
@@ -35,23 +45,23 @@ class JobLifecycleTest {
     @Test
     void logsArriveOverSseInOrderWithNothingMissing() {
         int count = 3_000;
-        String id = api.submit(JobBodies.job("ordered_logs", JobBodies.printLines(count, 100))).body().get("id").asString();
+        UUID id = api.submit(JobBodies.job("ordered_logs", JobBodies.printLines(count, 100))).getId();
 
-        List<SseEvent> events = api.follow("/jobs/" + id + "/logs/stream", null, Integer.MAX_VALUE);
+        List<SseEvent> events = api.raw().follow("/jobs/" + id + "/logs/stream", null, Integer.MAX_VALUE);
 
         assertLinesInOrder(events.subList(0, events.size() - 1), 1, count);
         SseEvent end = events.getLast();
         assertThat(end.event()).isEqualTo("end");
-        assertThat(ApiClient.JSON.readTree(end.data()).get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(RawHttpClient.JSON.readTree(end.data()).get("state").asString()).isEqualTo("SUCCEEDED");
     }
 
     @Test
     void aFollowerThatReconnectsWithLastEventIdMissesNothing() {
         int count = 3_000;
-        String id = api.submit(JobBodies.job("reconnecting_follower", JobBodies.printLines(count, 50))).body().get("id").asString();
+        UUID id = api.submit(JobBodies.job("reconnecting_follower", JobBodies.printLines(count, 50))).getId();
 
-        List<SseEvent> first = api.follow("/jobs/" + id + "/logs/stream", null, 1_000);
-        List<SseEvent> rest = api.follow("/jobs/" + id + "/logs/stream", first.getLast().id(), Integer.MAX_VALUE);
+        List<SseEvent> first = api.raw().follow("/jobs/" + id + "/logs/stream", null, 1_000);
+        List<SseEvent> rest = api.raw().follow("/jobs/" + id + "/logs/stream", first.getLast().id(), Integer.MAX_VALUE);
 
         List<SseEvent> all = new ArrayList<>(first);
         all.addAll(rest.subList(0, rest.size() - 1));
@@ -60,7 +70,7 @@ class JobLifecycleTest {
     }
 
     @Test
-    void theTrainerGetsGiglsArgumentsAndEnvironment() {
+    void theTrainerGetsGiglsArgumentsAndEnvironment() throws ApiException {
         String program = """
                 import os, sys
                 print("ARGS", " ".join(sys.argv[1:]))
@@ -69,11 +79,11 @@ class JobLifecycleTest {
                     print("ENV", name, os.environ[name])
                 print("TASK", "should_run_glt_backend" in open(sys.argv[2].split("=", 1)[1][len("file://"):]).read())
                 """;
-        String id = api.submit(JobBodies.job("contract", program, 2)).body().get("id").asString();
-        JsonNode job = api.awaitEnded(id, WAIT);
-        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
+        UUID id = api.submit(JobBodies.job("contract", program, 2)).getId();
+        Job job = api.awaitEnded(id, WAIT);
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
 
-        List<String> lines = texts(api.get("/jobs/" + id + "/logs?limit=100").body());
+        List<String> lines = texts(api.logs().getJobLogs(id, null, 100));
         assertThat(lines).filteredOn(line -> line.startsWith("ARGS")).hasSize(2).allSatisfy(line -> assertThat(line)
                 .contains("--job_name=contract", "--task_config_uri=file://", "--resource_config_uri=file://", "--learning_rate=0.01")
                 .doesNotContain("--use_cuda"));
@@ -84,27 +94,27 @@ class JobLifecycleTest {
     }
 
     @Test
-    void aFailingTrainerEndsFailedWithItsExitCode() {
-        String id = api.submit(JobBodies.job("failing", "import sys\nprint('about to fail')\nsys.exit(3)")).body().get("id").asString();
+    void aFailingTrainerEndsFailedWithItsExitCode() throws ApiException {
+        UUID id = api.submit(JobBodies.job("failing", "import sys\nprint('about to fail')\nsys.exit(3)")).getId();
 
-        JsonNode job = api.awaitEnded(id, WAIT);
+        Job job = api.awaitEnded(id, WAIT);
 
-        assertThat(job.get("state").asString()).isEqualTo("FAILED");
-        assertThat(job.get("failureCause").asString()).isEqualTo("USER_CODE");
-        assertThat(job.get("exitCode").asInt()).isEqualTo(3);
-        assertThat(texts(api.get("/jobs/" + id + "/logs").body())).containsExactly("about to fail");
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.FAILED);
+        assertThat(job.getFailureCause()).isEqualTo(Job.FailureCauseEnum.USER_CODE);
+        assertThat(job.getExitCode()).isEqualTo(3);
+        assertThat(texts(api.logs().getJobLogs(id, null, null))).containsExactly("about to fail");
     }
 
     @Test
     void aCommandThatDoesNotExistIsALaunchErrorThatNamesTheTrainersPathAndHowToChangeIt() {
-        Map<String, Object> body = JobBodies.job("missing_program", "pass");
-        body.put("taskConfig", ((String) body.get("taskConfig")).replaceFirst("command: '.*'", "command: no-such-trainer --flag"));
+        JobSubmission body = JobBodies.job("missing_program", "pass");
+        body.taskConfig(body.getTaskConfig().replaceFirst("command: '.*'", "command: no-such-trainer --flag"));
 
-        JsonNode job = api.awaitEnded(api.submit(body).body().get("id").asString(), WAIT);
+        Job job = api.awaitEnded(api.submit(body).getId(), WAIT);
 
-        assertThat(job.get("state").asString()).isEqualTo("FAILED");
-        assertThat(job.get("failureCause").asString()).isEqualTo("LAUNCH_ERROR");
-        assertThat(job.get("failureMessage").asString()).contains("no-such-trainer")
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.FAILED);
+        assertThat(job.getFailureCause()).isEqualTo(Job.FailureCauseEnum.LAUNCH_ERROR);
+        assertThat(job.getFailureMessage()).contains("no-such-trainer")
                 .contains("PATH=" + System.getenv("PATH")).contains("--trainer-path").contains("trainyard.local.trainer-path");
     }
 
@@ -117,35 +127,33 @@ class JobLifecycleTest {
                 print("PIDS", os.getpid(), child.pid, flush=True)
                 time.sleep(600)
                 """;
-        String id = api.submit(JobBodies.job("sleeper", program)).body().get("id").asString();
+        UUID id = api.submit(JobBodies.job("sleeper", program)).getId();
         List<Long> pids = awaitPids(id);
 
-        assertThat(api.post("/jobs/" + id + "/cancel", Map.of()).status()).isEqualTo(202);
-        JsonNode job = api.awaitEnded(id, WAIT);
+        assertThat(api.jobs().cancelJobWithHttpInfo(id).getStatusCode()).isEqualTo(202);
+        Job job = api.awaitEnded(id, WAIT);
 
-        assertThat(job.get("state").asString()).isEqualTo("CANCELLED");
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.CANCELLED);
         for (long pid : pids) {
             assertThat(isRunning(pid)).as("process %d still running", pid).isFalse();
         }
-        List<String> transitions = new ArrayList<>();
-        api.get("/jobs/" + id + "/events").body().forEach(event -> transitions.add(event.get("to").asString()));
-        assertThat(transitions).containsExactly("QUEUED", "STARTING", "RUNNING", "CANCELLING", "CANCELLED");
-        assertThat(api.post("/jobs/" + id + "/cancel", Map.of()).status()).isEqualTo(409);
+        assertThat(api.jobs().listJobEvents(id)).extracting(JobEvent::getTo).containsExactly(JobEvent.ToEnum.QUEUED,
+                JobEvent.ToEnum.STARTING, JobEvent.ToEnum.RUNNING, JobEvent.ToEnum.CANCELLING, JobEvent.ToEnum.CANCELLED);
+        assertThat(TrainyardClient.refusal(() -> api.jobs().cancelJob(id)).getCode()).isEqualTo(409);
     }
 
     @Test
     void aJobRunningPastItsTimeoutFails() {
-        Map<String, Object> body = JobBodies.job("too_slow", "import time\ntime.sleep(600)");
-        body.put("timeoutSeconds", 1);
+        JobSubmission body = JobBodies.job("too_slow", "import time\ntime.sleep(600)").timeoutSeconds(1L);
 
-        JsonNode job = api.awaitEnded(api.submit(body).body().get("id").asString(), WAIT);
+        Job job = api.awaitEnded(api.submit(body).getId(), WAIT);
 
-        assertThat(job.get("state").asString()).isEqualTo("FAILED");
-        assertThat(job.get("failureCause").asString()).isEqualTo("TIMEOUT");
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.FAILED);
+        assertThat(job.getFailureCause()).isEqualTo(Job.FailureCauseEnum.TIMEOUT);
     }
 
     @Test
-    void retryRunsANewAttemptOfTheSameJobAndDeletesOldOutputsFirst() {
+    void retryRunsANewAttemptOfTheSameJobAndDeletesOldOutputsFirst() throws ApiException {
         // The trainer reports whether an output from an earlier attempt is still there, then writes one.
         String program = """
                 import os
@@ -153,54 +161,52 @@ class JobLifecycleTest {
                 os.makedirs("outputs", exist_ok=True)
                 open("outputs/model.pt", "w").write("weights")
                 """;
-        String id = api.submit(JobBodies.job("retried", program)).body().get("id").asString();
-        JsonNode first = api.awaitEnded(id, WAIT);
-        assertThat(first.get("state").asString()).isEqualTo("SUCCEEDED");
-        Path model = Path.of(java.net.URI.create(first.get("outputs").get("trainedModelUri").asString()));
+        UUID id = api.submit(JobBodies.job("retried", program)).getId();
+        Job first = api.awaitEnded(id, WAIT);
+        assertThat(first.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+        Path model = Path.of(java.net.URI.create(first.getOutputs().get("trainedModelUri")));
         assertThat(model).exists();
 
-        JsonNode retried = api.post("/jobs/" + id + "/retry", Map.of()).body();
-        assertThat(retried.get("attempt").asInt()).isEqualTo(2);
-        JsonNode second = api.awaitEnded(id, WAIT);
+        Job retried = api.jobs().retryJob(id);
+        assertThat(retried.getAttempt()).isEqualTo(2);
+        Job second = api.awaitEnded(id, WAIT);
 
-        assertThat(second.get("state").asString()).isEqualTo("SUCCEEDED");
-        JsonNode logs = api.get("/jobs/" + id + "/logs").body().get("lines");
+        assertThat(second.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+        List<LogLine> logs = api.logs().getJobLogs(id, null, null).getLines();
         assertThat(logs).hasSize(2);
-        assertThat(logs.get(0).get("seq").asLong()).isEqualTo(1);
-        assertThat(logs.get(1).get("seq").asLong()).isEqualTo(2);
-        assertThat(logs.get(1).get("attempt").asInt()).isEqualTo(2);
-        assertThat(logs.get(1).get("text").asString()).isEqualTo("NO OLD OUTPUT");
+        assertThat(logs.get(0).getSeq()).isEqualTo(1);
+        assertThat(logs.get(1).getSeq()).isEqualTo(2);
+        assertThat(logs.get(1).getAttempt()).isEqualTo(2);
+        assertThat(logs.get(1).getText()).isEqualTo("NO OLD OUTPUT");
     }
 
     @Test
     void aJobThatInsistsOnGpusTheHostCannotOfferFailsAtOnceForNoCapacity() {
-        Map<String, Object> body = JobBodies.job("needs_gpus", "pass", 2);
-        body.put("requireGpus", true);
+        JobSubmission body = JobBodies.job("needs_gpus", "pass", 2).requireGpus(true);
 
-        JsonNode job = api.awaitEnded(api.submit(body).body().get("id").asString(), Duration.ofSeconds(5));
+        Job job = api.awaitEnded(api.submit(body).getId(), Duration.ofSeconds(5));
 
-        assertThat(job.get("state").asString()).isEqualTo("FAILED");
-        assertThat(job.get("failureCause").asString()).isEqualTo("NO_CAPACITY");
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.FAILED);
+        assertThat(job.getFailureCause()).isEqualTo(Job.FailureCauseEnum.NO_CAPACITY);
     }
 
     @Test
-    void aDryRunAnswersTheLaunchPlanAndStoresNothing() {
-        int before = api.get("/jobs?limit=500").body().get("jobs").size();
+    void aDryRunAnswersTheLaunchPlanAndStoresNothing() throws ApiException {
+        int before = api.jobs().listJobs(null, null, null, null, null, 500).getJobs().size();
 
-        ApiClient.Response plan = api.post("/jobs/dry-run", JobBodies.job("planned", "pass", 2));
+        LaunchPlan plan = api.jobs().dryRunJob(JobBodies.job("planned", "pass", 2));
 
-        assertThat(plan.status()).isEqualTo(200);
-        assertThat(plan.body().get("backend").asString()).isEqualTo("local");
-        assertThat(plan.body().get("workers")).hasSize(2);
-        assertThat(plan.body().get("workers").get(1).get("environment").get("RANK").asString()).isEqualTo("1");
-        assertThat(plan.body().get("workers").get(0).get("argv").get(0).asString()).isEqualTo("python3");
-        assertThat(plan.body().get("placement").get("device").asString()).isEqualTo("cpu");
-        assertThat(api.get("/jobs?limit=500").body().get("jobs").size()).isEqualTo(before);
+        assertThat(plan.getBackend()).isEqualTo("local");
+        assertThat(plan.getWorkers()).hasSize(2);
+        assertThat(plan.getWorkers().get(1).getEnvironment().get("RANK")).isEqualTo("1");
+        assertThat(plan.getWorkers().get(0).getArgv().get(0)).isEqualTo("python3");
+        assertThat(plan.getPlacement().get("device")).isEqualTo("cpu");
+        assertThat(api.jobs().listJobs(null, null, null, null, null, 500).getJobs().size()).isEqualTo(before);
     }
 
-    private List<Long> awaitPids(String id) throws InterruptedException {
+    private List<Long> awaitPids(UUID id) throws InterruptedException {
         for (int i = 0; i < 600; i++) {
-            for (String line : texts(api.get("/jobs/" + id + "/logs").body())) {
+            for (String line : api.logTexts(id)) {
                 if (line.startsWith("PIDS")) {
                     String[] parts = line.split(" ");
                     return List.of(Long.parseLong(parts[1]), Long.parseLong(parts[2]));
@@ -208,7 +214,7 @@ class JobLifecycleTest {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("the trainer never printed its pids: " + api.job(id) + " " + api.get("/jobs/" + id + "/logs").body());
+        throw new AssertionError("the trainer never printed its pids: " + api.job(id) + " " + api.logTexts(id));
     }
 
     /** Whether the process exists and is not a zombie awaiting its reaper. */
@@ -228,10 +234,8 @@ class JobLifecycleTest {
         return true;
     }
 
-    private static List<String> texts(JsonNode page) {
-        List<String> texts = new ArrayList<>();
-        page.get("lines").forEach(line -> texts.add(line.get("text").asString()));
-        return texts;
+    private static List<String> texts(LogPage page) {
+        return page.getLines().stream().map(LogLine::getText).toList();
     }
 
     private static void assertLinesInOrder(List<SseEvent> events, int first, int last) {
@@ -240,7 +244,7 @@ class JobLifecycleTest {
             SseEvent event = events.get(i);
             assertThat(event.event()).isEqualTo("log");
             assertThat(event.id()).isEqualTo(Long.toString(first + i));
-            assertThat(ApiClient.JSON.readTree(event.data()).get("text").asString()).isEqualTo("line " + (first + i));
+            assertThat(RawHttpClient.JSON.readTree(event.data()).get("text").asString()).isEqualTo("line " + (first + i));
         }
     }
 }

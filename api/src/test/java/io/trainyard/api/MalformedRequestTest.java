@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.RawHttpClient;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -103,7 +103,7 @@ class MalformedRequestTest {
     private static void assertProblem(Answer answer, int status) {
         assertThat(answer.status()).as(answer.headers() + "\n" + answer.body()).isEqualTo(status);
         assertThat(answer.headers().toLowerCase(Locale.ROOT)).contains("content-type: application/problem+json");
-        JsonNode problem = ApiClient.JSON.readTree(answer.body());
+        JsonNode problem = RawHttpClient.JSON.readTree(answer.body());
         assertThat(problem.get("status").asInt()).isEqualTo(status);
         assertThat(problem.get("title").asString()).isNotBlank();
     }

@@ -5,23 +5,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.MetricSeriesView;
+import io.trainyard.client.model.MetricTagView;
+import io.trainyard.client.model.ScalarPoint;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RawHttpClient;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.ServerExtension;
 import io.trainyard.testing.ServerProcess;
 import io.trainyard.testing.TestDatabase;
 import io.trainyard.testing.TestJvm;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * TensorBoard scalars of local jobs, from the event files their trainers write with PyTorch's SummaryWriter to
@@ -43,44 +51,43 @@ class MetricsTest {
     @Test
     void aRuntimeJobsScalarsArriveThroughTheApiWithTheirSteps() throws Exception {
         assertThat(RUNTIME_ENVIRONMENT.resolve("python")).as("the runtime's virtualenv; run bash runtime/install.sh").exists();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobName", "node_classification_scalars");
-        body.put("taskConfig", Files.readString(REPOSITORY.resolve("examples/node-classification/task_config.yaml")));
-        body.put("resourceConfig", Files.readString(REPOSITORY.resolve("examples/node-classification/resource_config.yaml"))
-                .replaceAll("numWorkers: \\d+", "numWorkers: 1"));
-        ApiClient api = server.api();
+        JobSubmission body = new JobSubmission().jobName("node_classification_scalars")
+                .taskConfig(Files.readString(REPOSITORY.resolve("examples/node-classification/task_config.yaml")))
+                .resourceConfig(Files.readString(REPOSITORY.resolve("examples/node-classification/resource_config.yaml"))
+                        .replaceAll("numWorkers: \\d+", "numWorkers: 1"));
+        TrainyardClient api = server.api();
 
-        String id = api.submit(body).body().get("id").asString();
-        JsonNode job = api.awaitEnded(id, Duration.ofMinutes(4));
+        UUID id = api.submit(body).getId();
+        Job job = api.awaitEnded(id, Duration.ofMinutes(4));
 
-        assertThat(job.get("state").asString()).as("log: %s", api.logTexts(id)).isEqualTo("SUCCEEDED");
-        Map<String, JsonNode> tags = new LinkedHashMap<>();
-        api.get("/jobs/" + id + "/metrics").body().forEach(tag -> tags.put(tag.get("tag").asString(), tag));
+        assertThat(job.getState()).as("log: %s", api.logTexts(id)).isEqualTo(Job.StateEnum.SUCCEEDED);
+        Map<String, MetricTagView> tags = api.metrics().listJobMetrics(id).stream()
+                .collect(Collectors.toMap(MetricTagView::getTag, Function.identity()));
         assertThat(tags).containsKeys("train/loss", "train/learning_rate", "train/sampled_edges_per_second",
                 "train/mini_batches_per_second", "test/accuracy");
-        JsonNode loss = tags.get("train/loss");
-        assertThat(loss.get("lastAttempt").asInt()).isEqualTo(1);
-        assertThat(loss.get("lastStep").asLong()).isGreaterThan(loss.get("firstStep").asLong());
-        assertThat(loss.get("min").asDouble()).isLessThanOrEqualTo(loss.get("lastValue").asDouble());
+        MetricTagView loss = tags.get("train/loss");
+        assertThat(loss.getLastAttempt()).isEqualTo(1);
+        assertThat(loss.getLastStep()).isGreaterThan(loss.getFirstStep());
+        assertThat(loss.getMin()).isLessThanOrEqualTo(loss.getLastValue());
 
-        JsonNode series = api.get("/jobs/" + id + "/metrics/train/loss").body();
+        MetricSeriesView series = api.metrics().getJobMetricSeries(id, "train/loss", null, null, null);
         List<Long> steps = steps(series);
-        assertThat(series.get("attempt").asInt()).isEqualTo(1);
-        assertThat(steps).hasSize((int) loss.get("points").asLong()).isSorted().doesNotHaveDuplicates();
-        assertThat(steps.getLast()).isEqualTo(loss.get("lastStep").asLong());
+        assertThat(series.getAttempt()).isEqualTo(1);
+        assertThat(steps).hasSize(loss.getPoints().intValue()).isSorted().doesNotHaveDuplicates();
+        assertThat(steps.getLast()).isEqualTo(loss.getLastStep());
 
-        // The live follow replays the stored points of a finished job, then its end.
-        List<ApiClient.SseEvent> events = api.follow("/jobs/" + id + "/metrics/stream", null, 10_000);
+        // The live follow replays the stored points of a finished job, then its end (the SSE wire format: raw HTTP).
+        List<RawHttpClient.SseEvent> events = api.raw().follow("/jobs/" + id + "/metrics/stream", null, 10_000);
         assertThat(events.getLast().event()).isEqualTo("end");
         long streamedLossPoints = events.stream().filter(event -> event.event().equals("points"))
-                .map(event -> ApiClient.JSON.readTree(event.data()))
+                .map(event -> RawHttpClient.JSON.readTree(event.data()))
                 .filter(chunk -> chunk.get("tag").asString().equals("train/loss"))
                 .mapToLong(chunk -> chunk.get("points").size()).sum();
-        assertThat(streamedLossPoints).isEqualTo(loss.get("points").asLong());
+        assertThat(streamedLossPoints).isEqualTo(loss.getPoints());
     }
 
     @Test
-    void aDamagedEventFileCostsOnlyItsDamagedRecord() {
+    void aDamagedEventFileCostsOnlyItsDamagedRecord() throws ApiException {
         String program = """
                 import glob, os, tempfile
                 from torch.utils.tensorboard import SummaryWriter
@@ -94,13 +101,13 @@ class MetricsTest {
                 os.makedirs("outputs/tensorboard", exist_ok=True)
                 open("outputs/tensorboard/events.out.tfevents.damaged", "wb").write(bytes(data))
                 """;
-        ApiClient api = server.api();
+        TrainyardClient api = server.api();
 
-        String id = api.submit(jobWritingScalars("damaged_events", program)).body().get("id").asString();
-        JsonNode job = api.awaitEnded(id, Duration.ofMinutes(2));
+        UUID id = api.submit(jobWritingScalars("damaged_events", program)).getId();
+        Job job = api.awaitEnded(id, Duration.ofMinutes(2));
 
-        assertThat(job.get("state").asString()).as("log: %s", api.logTexts(id)).isEqualTo("SUCCEEDED");
-        List<Long> steps = steps(api.get("/jobs/" + id + "/metrics/loss").body());
+        assertThat(job.getState()).as("log: %s", api.logTexts(id)).isEqualTo(Job.StateEnum.SUCCEEDED);
+        List<Long> steps = steps(api.metrics().getJobMetricSeries(id, "loss", null, null, null));
         assertThat(steps).hasSize(19).isSorted();
         assertThat(api.logTexts(id)).anySatisfy(line -> assertThat(line)
                 .startsWith("[trainyard] TensorBoard event file damaged: events.out.tfevents.damaged: skipped"));
@@ -121,46 +128,40 @@ class MetricsTest {
                     time.sleep(0.02)
                 writer.close()
                 """.formatted(count, count);
-        String id;
+        UUID id;
         try (ServerProcess first = ServerProcess.start(database, TestJvm.freePort(), dataDir, "metrics-killed",
                 List.of(TRAINER_PATH))) {
-            ApiClient api = first.api();
-            id = api.submit(jobWritingScalars("outlives_its_server", program)).body().get("id").asString();
-            ApiClient.await("the first points", () -> pointsOf(api, id, "loss") >= 20, Duration.ofSeconds(90));
-            assertThat(pointsOf(api, id, "loss")).as("killed mid-job").isLessThan(count);
+            TrainyardClient api = first.api();
+            UUID submitted = api.submit(jobWritingScalars("outlives_its_server", program)).getId();
+            Eventually.await("the first points", () -> pointsOf(api, submitted, "loss") >= 20, Duration.ofSeconds(90));
+            assertThat(pointsOf(api, submitted, "loss")).as("killed mid-job").isLessThan(count);
+            id = submitted;
         }
 
         try (RunningServer restarted = RunningServer.start(database, dataDir, "metrics-killed", TRAINER_PATH)) {
-            ApiClient api = restarted.api();
-            JsonNode job = api.awaitEnded(id, Duration.ofMinutes(2));
+            TrainyardClient api = restarted.api();
+            Job job = api.awaitEnded(id, Duration.ofMinutes(2));
 
-            assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
+            assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
             List<Long> all = LongStream.range(0, count).boxed().toList();
-            assertThat(steps(api.get("/jobs/" + id + "/metrics/loss?maxPoints=100000").body())).isEqualTo(all);
-            assertThat(steps(api.get("/jobs/" + id + "/metrics/accuracy?maxPoints=100000").body())).isEqualTo(all);
+            assertThat(steps(api.metrics().getJobMetricSeries(id, "loss", null, null, 100_000))).isEqualTo(all);
+            assertThat(steps(api.metrics().getJobMetricSeries(id, "accuracy", null, null, 100_000))).isEqualTo(all);
         }
     }
 
     /** A job whose program runs with the working folder as its cwd and writes TensorBoard to outputs/tensorboard. */
-    private static Map<String, Object> jobWritingScalars(String name, String program) {
-        Map<String, Object> body = JobBodies.job(name, program);
-        body.put("taskConfig", ((String) body.get("taskConfig")).replace("    trainedModelUri: outputs/model.pt\n",
+    private static JobSubmission jobWritingScalars(String name, String program) {
+        JobSubmission body = JobBodies.job(name, program);
+        return body.taskConfig(body.getTaskConfig().replace("    trainedModelUri: outputs/model.pt\n",
                 "    trainedModelUri: outputs/model.pt\n    tensorboardLogsUri: outputs/tensorboard\n"));
-        return body;
     }
 
-    private static long pointsOf(ApiClient api, String id, String tag) {
-        for (JsonNode summary : api.get("/jobs/" + id + "/metrics").body()) {
-            if (summary.get("tag").asString().equals(tag)) {
-                return summary.get("points").asLong();
-            }
-        }
-        return 0;
+    private static long pointsOf(TrainyardClient api, UUID id, String tag) throws ApiException {
+        return api.metrics().listJobMetrics(id).stream().filter(summary -> summary.getTag().equals(tag))
+                .mapToLong(MetricTagView::getPoints).findFirst().orElse(0);
     }
 
-    private static List<Long> steps(JsonNode series) {
-        List<Long> steps = new ArrayList<>();
-        series.get("points").forEach(point -> steps.add(point.get("step").asLong()));
-        return steps;
+    private static List<Long> steps(MetricSeriesView series) {
+        return series.getPoints().stream().map(ScalarPoint::getStep).toList();
     }
 }

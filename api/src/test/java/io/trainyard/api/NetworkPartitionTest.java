@@ -8,19 +8,24 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobEvent;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.LogLine;
+import io.trainyard.client.model.RetryPolicy;
 import io.trainyard.testing.AgentProcess;
-import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.NetworkNamespaces;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Network partitions between real hosts: two agents, each in a network namespace of its own joined to the
@@ -56,7 +61,7 @@ class NetworkPartitionTest {
             agents.add(AgentProcess.startOn(NetworkNamespaces.on(host), server.api(), host, dataDir.resolve(host),
                     "--cpu-slots=1"));
         }
-        ApiClient.await("both agents registered", () -> server.api().get("/agents").body().size() == 2, Duration.ofSeconds(60));
+        Eventually.await("both agents registered", () -> server.api().agents().listAgents().size() == 2, Duration.ofSeconds(60));
     }
 
     @AfterEach
@@ -74,20 +79,20 @@ class NetworkPartitionTest {
 
     @Test
     void aCutShorterThanALeaseGoesUnnoticedAndTheLogIsComplete() throws Exception {
-        ApiClient api = server.api();
+        TrainyardClient api = server.api();
         String program = "import time\nfor i in range(1, 301):\n    print('line', i, flush=True)\n    time.sleep(0.03)\n";
-        String id = api.submit(JobBodies.job("cut_briefly", program)).body().get("id").asString();
-        JsonNode running = api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(60));
-        String host = running.get("node").asString();
+        UUID id = api.submit(JobBodies.job("cut_briefly", program)).getId();
+        Job running = api.awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(60));
+        String host = running.getNode();
 
         Thread.sleep(1_000);
         network.cut(host);
         Thread.sleep(2_500);
         network.heal(host);
 
-        JsonNode job = api.awaitEnded(id, Duration.ofSeconds(90));
-        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-        assertThat(job.get("attempt").asInt()).isEqualTo(1);
+        Job job = api.awaitEnded(id, Duration.ofSeconds(90));
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+        assertThat(job.getAttempt()).isEqualTo(1);
         List<String> expected = new ArrayList<>();
         for (int i = 1; i <= 300; i++) {
             expected.add("line " + i);
@@ -97,7 +102,7 @@ class NetworkPartitionTest {
 
     @Test
     void aCutLongerThanALeaseMovesTheJobAndTheOldTrainerIsGoneBeforeTheNewOneWrites() throws Exception {
-        ApiClient api = server.api();
+        TrainyardClient api = server.api();
         Path ticks = dataDir.resolve("ticks.txt");
         // Each attempt appends "<attempt> <nanoseconds since the epoch>" to one file both hosts see (namespaces
         // share the file system), every 20 ms, for 8 s.
@@ -110,22 +115,21 @@ class NetworkPartitionTest {
                     print('attempt', attempt, 'tick', i, flush=True)
                     time.sleep(0.02)
                 """.formatted("'" + ticks + "'");
-        Map<String, Object> body = JobBodies.job("cut_for_long", program);
-        body.put("retryPolicy", Map.of("maxAttempts", 2, "backoffSeconds", 0));
-        String id = api.submit(body).body().get("id").asString();
-        JsonNode running = api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(60));
-        String host = running.get("node").asString();
+        JobSubmission body = JobBodies.job("cut_for_long", program).retryPolicy(new RetryPolicy().maxAttempts(2).backoffSeconds(0));
+        UUID id = api.submit(body).getId();
+        Job running = api.awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(60));
+        String host = running.getNode();
 
         Thread.sleep(1_000);
         network.cut(host);
-        api.awaitJob(id, job -> job.get("attempt").asInt() == 2, Duration.ofSeconds(30));
+        api.awaitJob(id, job -> job.getAttempt() == 2, Duration.ofSeconds(30));
         Thread.sleep(4_000);
         network.heal(host);
 
-        JsonNode job = api.awaitEnded(id, Duration.ofSeconds(90));
-        assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-        assertThat(job.get("attempt").asInt()).isEqualTo(2);
-        assertThat(job.get("node").asString()).isNotEqualTo(host);
+        Job job = api.awaitEnded(id, Duration.ofSeconds(90));
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+        assertThat(job.getAttempt()).isEqualTo(2);
+        assertThat(job.getNode()).isNotEqualTo(host);
         long lastOfFirst = 0;
         long firstOfSecond = Long.MAX_VALUE;
         for (String line : Files.readAllLines(ticks)) {
@@ -138,19 +142,14 @@ class NetworkPartitionTest {
             }
         }
         assertThat(lastOfFirst).as("the first attempt's last output").isLessThan(firstOfSecond);
-        List<String> second = new ArrayList<>();
-        api.get("/jobs/" + id + "/logs?limit=10000").body().get("lines").forEach(line -> {
-            if (line.get("attempt").asInt() == 2) {
-                second.add(line.get("text").asString());
-            }
-        });
+        List<String> second = api.logs().getJobLogs(id, null, 10_000).getLines().stream()
+                .filter(line -> line.getAttempt() == 2).map(LogLine::getText).toList();
         List<String> expected = new ArrayList<>();
         for (int i = 1; i <= 400; i++) {
             expected.add("attempt 2 tick " + i);
         }
         assertThat(second).containsExactlyElementsOf(expected);
-        List<String> messages = new ArrayList<>();
-        api.get("/jobs/" + id + "/events").body().forEach(event -> messages.add(event.get("message").asString()));
-        assertThat(messages).anyMatch(message -> message.contains(host) && message.contains("lease"));
+        assertThat(api.jobs().listJobEvents(id)).extracting(JobEvent::getMessage)
+                .anyMatch(message -> message != null && message.contains(host) && message.contains("lease"));
     }
 }

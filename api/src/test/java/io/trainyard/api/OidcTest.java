@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
-import java.util.Map;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -21,10 +20,14 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiResponse;
+import io.trainyard.client.model.CurrentUser;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.NewProject;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +47,7 @@ class OidcTest {
     static String issuerUri;
     static RSAKey key;
     static RunningServer server;
-    static ApiClient admin;
+    static TrainyardClient admin;
 
     @BeforeAll
     static void start() throws Exception {
@@ -60,7 +63,7 @@ class OidcTest {
                 "--trainyard.security.oidc.group-roles.ml-ranking=ranking:editor",
                 "--trainyard.security.oidc.admin-groups=platform");
         admin = server.api();
-        assertThat(admin.post("/projects", Map.of("name", "ranking")).status()).isEqualTo(201);
+        assertThat(admin.projects().createProjectWithHttpInfo(new NewProject().name("ranking")).getStatusCode()).isEqualTo(201);
     }
 
     @AfterAll
@@ -71,26 +74,26 @@ class OidcTest {
 
     @Test
     void aJwtOfTheIssuerActsAsItsUserWithTheRolesItsGroupsGrant() throws Exception {
-        ApiClient eve = admin.withToken(jwt(key, issuerUri, "eve@example.com", List.of("ml-ranking"), Instant.now().plusSeconds(300)));
-        Map<String, Object> body = JobBodies.job("from_oidc", "print('hi')");
-        body.put("project", "ranking");
+        TrainyardClient eve = admin.withToken(jwt(key, issuerUri, "eve@example.com", List.of("ml-ranking"), Instant.now().plusSeconds(300)));
 
-        ApiClient.Response submitted = eve.post("/jobs", body);
+        ApiResponse<Job> submitted = eve.jobs().submitJobWithHttpInfo(JobBodies.job("from_oidc", "print('hi')").project("ranking"), null);
 
-        assertThat(submitted.status()).isEqualTo(201);
-        assertThat(submitted.body().get("submittedBy").asString()).isEqualTo("oidc:eve@example.com");
-        assertThat(eve.get("/users/me").body().get("roles").get("ranking").asString()).isEqualTo("EDITOR");
-        assertThat(eve.post("/jobs", JobBodies.job("elsewhere", "print('hi')")).status()).isEqualTo(404);
-        assertThat(eve.get("/audit").status()).isEqualTo(403);
+        assertThat(submitted.getStatusCode()).isEqualTo(201);
+        assertThat(submitted.getData().getSubmittedBy()).isEqualTo("oidc:eve@example.com");
+        assertThat(eve.users().getCurrentUser().getRoles().get("ranking")).isEqualTo(CurrentUser.InnerEnum.EDITOR);
+        // What eve may not do, asked over raw HTTP.
+        assertThat(eve.raw().post("/jobs", JobBodies.asJson(JobBodies.job("elsewhere", "print('hi')"))).status()).isEqualTo(404);
+        assertThat(eve.raw().get("/audit").status()).isEqualTo(403);
         // The server's own tokens keep working beside JWTs.
-        assertThat(admin.get("/jobs").body().get("jobs").findValuesAsString("project")).contains("ranking");
+        assertThat(admin.jobs().listJobs(null, null, null, null, null, null).getJobs()).extracting(Job::getProject).contains("ranking");
     }
 
     @Test
     void anAdminGroupMakesAGlobalAdmin() throws Exception {
-        ApiClient platform = admin.withToken(jwt(key, issuerUri, "ops@example.com", List.of("platform"), Instant.now().plusSeconds(300)));
+        TrainyardClient platform = admin.withToken(jwt(key, issuerUri, "ops@example.com", List.of("platform"), Instant.now().plusSeconds(300)));
 
-        assertThat(platform.get("/audit").status()).isEqualTo(200);
+        assertThat(platform.audit().listAuditEventsWithHttpInfo(null, null, null, null, null, null, null, null).getStatusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -100,7 +103,7 @@ class OidcTest {
                 jwt(stranger, issuerUri, "mallory@example.com", List.of("platform"), Instant.now().plusSeconds(300)),
                 jwt(key, issuerUri, "eve@example.com", List.of("ml-ranking"), Instant.now().minusSeconds(600)),
                 jwt(key, "http://127.0.0.1:1/other", "eve@example.com", List.of("ml-ranking"), Instant.now().plusSeconds(300)))) {
-            assertThat(admin.withToken(token).get("/jobs").status()).isEqualTo(401);
+            assertThat(admin.raw().withToken(token).get("/jobs").status()).isEqualTo(401);
         }
     }
 

@@ -6,17 +6,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Map;
+import java.util.List;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.Job;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The queue as clients see it: queued jobs in dispatch order, each with its position and why it waits, in
@@ -27,7 +30,7 @@ class QueueTest {
     @TempDir
     static Path dataDir;
     static RunningServer server;
-    static ApiClient api;
+    static TrainyardClient api;
 
     @BeforeAll
     static void startServer() throws Exception {
@@ -48,37 +51,36 @@ class QueueTest {
         server.close();
     }
 
-    private static String submit(String name, int gpus, int priority) {
-        Map<String, Object> body = new java.util.LinkedHashMap<>(JobBodies.job(name, "import time\ntime.sleep(600)", gpus));
-        body.put("priority", priority);
-        return api.submit(body).body().get("id").asString();
+    private static UUID submit(String name, int gpus, int priority) {
+        return api.submit(JobBodies.job(name, "import time\ntime.sleep(600)", gpus).priority(priority)).getId();
     }
 
     @Test
-    void queuedJobsShowTheirPlaceInDispatchOrderAndWhyTheyWait() {
-        String holder = submit("holds_two", 2, 0);
-        api.awaitJob(holder, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(60));
-        String later = submit("needs_two_later", 2, 0);
-        String urgent = submit("needs_two_urgent", 2, 10);
+    void queuedJobsShowTheirPlaceInDispatchOrderAndWhyTheyWait() throws ApiException {
+        UUID holder = submit("holds_two", 2, 0);
+        api.awaitState(holder, Job.StateEnum.RUNNING, Duration.ofSeconds(60));
+        UUID later = submit("needs_two_later", 2, 0);
+        UUID urgent = submit("needs_two_urgent", 2, 10);
 
-        ApiClient.await("both jobs in the queue", () -> api.get("/queue").body().size() == 2, Duration.ofSeconds(10));
-        JsonNode queue = api.get("/queue").body();
+        Eventually.await("both jobs in the queue", () -> api.jobs().getQueue().size() == 2, Duration.ofSeconds(10));
+        List<Job> queue = api.jobs().getQueue();
 
-        assertThat(queue.get(0).get("id").asString()).isEqualTo(urgent);
-        assertThat(queue.get(0).get("queuePosition").asInt()).isEqualTo(1);
-        assertThat(queue.get(0).get("waitingReason").asString())
+        assertThat(queue.get(0).getId()).isEqualTo(urgent);
+        assertThat(queue.get(0).getQueuePosition()).isEqualTo(1);
+        assertThat(queue.get(0).getWaitingReason())
                 .isEqualTo("needs 2 GPU(s) on one host; the best host, queue-node, has 1 of 3 GPU(s) free");
-        assertThat(queue.get(1).get("id").asString()).isEqualTo(later);
-        assertThat(queue.get(1).get("queuePosition").asInt()).isEqualTo(2);
-        assertThat(api.job(later).get("queuePosition").asInt()).isEqualTo(2);
-        assertThat(api.get("/jobs?state=QUEUED").body().get("jobs").get(0).get("waitingReason").asString()).startsWith("needs 2 GPU(s)");
-        assertThat(api.job(holder).get("queuePosition").isNull()).isTrue();
+        assertThat(queue.get(1).getId()).isEqualTo(later);
+        assertThat(queue.get(1).getQueuePosition()).isEqualTo(2);
+        assertThat(api.job(later).getQueuePosition()).isEqualTo(2);
+        assertThat(api.jobs().listJobs(List.of("QUEUED"), null, null, null, null, null).getJobs().getFirst().getWaitingReason())
+                .startsWith("needs 2 GPU(s)");
+        assertThat(api.job(holder).getQueuePosition()).isNull();
 
-        api.post("/jobs/" + holder + "/cancel", Map.of());
-        api.awaitJob(urgent, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(60));
-        ApiClient.await("the other job to move up", () -> api.job(later).get("queuePosition").asInt() == 1, Duration.ofSeconds(10));
+        api.jobs().cancelJob(holder);
+        api.awaitState(urgent, Job.StateEnum.RUNNING, Duration.ofSeconds(60));
+        Eventually.await("the other job to move up", () -> api.job(later).getQueuePosition() == 1, Duration.ofSeconds(10));
 
-        api.post("/jobs/" + urgent + "/cancel", Map.of());
-        api.post("/jobs/" + later + "/cancel", Map.of());
+        api.jobs().cancelJob(urgent);
+        api.jobs().cancelJob(later);
     }
 }

@@ -9,15 +9,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.LogLine;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.ServerProcess;
 import io.trainyard.testing.TestDatabase;
 import io.trainyard.testing.TestJvm;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A rolling restart of two replicas on one PostgreSQL while 200 short jobs run through both: each replica is
@@ -57,15 +62,15 @@ class RollingRestartTest {
         try {
             replicas[1] = start(database, ports, 1);
             String token = replicas[0].api().token();
-            ApiClient[] apis = {replicas[0].api(), replicas[1].api().withToken(token)};
+            TrainyardClient[] apis = {replicas[0].api(), replicas[1].api().withToken(token)};
             // Jobs are submitted all through the restarts, each to whichever replica takes it.
-            List<String> ids = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<UUID> ids = java.util.Collections.synchronizedList(new ArrayList<>());
             Thread submitter = Thread.ofPlatform().start(() -> {
                 for (int i = 0; i < JOBS; i++) {
                     ids.add(submit(apis, i, JobBodies.job("rolling_" + i, program)));
                 }
             });
-            ApiClient.await("the first jobs submitted", () -> ids.size() >= JOBS / 10, Duration.ofMinutes(2));
+            Eventually.await("the first jobs submitted", () -> ids.size() >= JOBS / 10, Duration.ofMinutes(2));
 
             replicas[0].stop();
             replicas[0] = start(database, ports, 0);
@@ -76,25 +81,19 @@ class RollingRestartTest {
 
             submitter.join();
             awaitEnded(apis[1], JOBS);
-            List<JsonNode> ended = new ArrayList<>();
-            for (String id : ids) {
+            List<Job> ended = new ArrayList<>();
+            for (UUID id : ids) {
                 ended.add(apis[1].job(id));
             }
-            assertThat(ended).allSatisfy(job -> assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("SUCCEEDED"));
+            assertThat(ended).allSatisfy(job -> assertThat(job.getState()).as(job.toString()).isEqualTo(Job.StateEnum.SUCCEEDED));
             List<String> expected = new ArrayList<>();
             for (int i = 1; i <= 40; i++) {
                 expected.add("line " + i);
             }
-            for (JsonNode job : ended) {
-                String id = job.get("id").asString();
-                int attempt = job.get("attempt").asInt();
-                List<String> lines = new ArrayList<>();
-                apis[1].get("/jobs/" + id + "/logs?limit=10000").body().get("lines").forEach(line -> {
-                    if (line.get("attempt").asInt() == attempt) {
-                        lines.add(line.get("text").asString());
-                    }
-                });
-                assertThat(lines).as("the log of %s", id).containsExactlyElementsOf(expected);
+            for (Job job : ended) {
+                List<String> lines = apis[1].logs().getJobLogs(job.getId(), null, 10_000).getLines().stream()
+                        .filter(line -> line.getAttempt().equals(job.getAttempt())).map(LogLine::getText).toList();
+                assertThat(lines).as("the log of %s", job.getId()).containsExactlyElementsOf(expected);
             }
             assertNoJobRanTwiceAtOnce(records, ids);
         } finally {
@@ -110,15 +109,12 @@ class RollingRestartTest {
      * Submits to one replica after the other until one takes it; the Idempotency-Key makes a submission whose
      * answer was lost in a restart count once.
      */
-    private static String submit(ApiClient[] apis, int number, Map<String, Object> body) {
+    private static UUID submit(TrainyardClient[] apis, int number, JobSubmission body) {
         for (int attempt = 0; ; attempt++) {
             try {
-                ApiClient.Response created = apis[(number + attempt) % 2].post("/jobs", body, "Idempotency-Key", "rolling-" + number);
-                if (created.status() == 201 || created.status() == 200) {
-                    return created.body().get("id").asString();
-                }
-            } catch (AssertionError replicaDown) {
-                // connection refused: the other replica takes it
+                return apis[(number + attempt) % 2].jobs().submitJob(body, "rolling-" + number).getId();
+            } catch (ApiException replicaDownOrStopping) {
+                // connection refused or a refusal while it stops: the other replica takes it
             }
             try {
                 Thread.sleep(200);
@@ -134,9 +130,9 @@ class RollingRestartTest {
     }
 
     /** Waits until at least {@code count} jobs ended (the test's are the database's only jobs). */
-    private static void awaitEnded(ApiClient api, int count) {
-        ApiClient.await(count + " jobs ending", () -> api.get("/jobs?state=SUCCEEDED&state=FAILED&state=CANCELLED&limit=500")
-                .body().get("jobs").size() >= count, Duration.ofMinutes(6));
+    private static void awaitEnded(TrainyardClient api, int count) {
+        Eventually.await(count + " jobs ending", () -> api.jobs().listJobs(List.of("SUCCEEDED", "FAILED", "CANCELLED"), null, null,
+                null, null, 500).getJobs().size() >= count, Duration.ofMinutes(6));
     }
 
     /**
@@ -144,7 +140,7 @@ class RollingRestartTest {
      * overlap, and an attempt without an end (killed) must not be followed by one that started before it could
      * have been killed, which the records cannot tell, so it counts as an overlap.
      */
-    private static void assertNoJobRanTwiceAtOnce(Path records, List<String> ids) throws Exception {
+    private static void assertNoJobRanTwiceAtOnce(Path records, List<UUID> ids) throws Exception {
         Map<String, List<long[]>> runs = new HashMap<>();
         Map<String, Long> openStarts = new HashMap<>();
         for (String line : Files.readAllLines(records)) {
@@ -158,7 +154,7 @@ class RollingRestartTest {
             }
         }
         assertThat(openStarts).as("processes that started and never ended").isEmpty();
-        assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(ids.stream().map(UUID::toString).toList());
         runs.forEach((job, intervals) -> {
             intervals.sort((x, y) -> Long.compare(x[0], y[0]));
             for (int i = 1; i < intervals.size(); i++) {

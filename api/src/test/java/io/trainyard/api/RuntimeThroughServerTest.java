@@ -6,16 +6,15 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
 import io.trainyard.testing.ServerExtension;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The training runtime run by the server as users run it: the node-classification example as it is (its
@@ -39,22 +38,18 @@ class RuntimeThroughServerTest {
         assertThat(task).contains("command: python -m trainyard_runtime.train");
         String resource = Files.readString(REPOSITORY.resolve("examples/node-classification/resource_config.yaml"))
                 .replaceAll("numWorkers: \\d+", "numWorkers: 2");
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobName", "node_classification_ddp");
-        body.put("taskConfig", task);
-        body.put("resourceConfig", resource);
-        ApiClient api = server.api();
+        JobSubmission body = new JobSubmission().jobName("node_classification_ddp").taskConfig(task).resourceConfig(resource);
+        TrainyardClient api = server.api();
 
-        String id = api.submit(body).body().get("id").asString();
-        JsonNode job = api.awaitEnded(id, Duration.ofMinutes(4));
+        UUID id = api.submit(body).getId();
+        Job job = api.awaitEnded(id, Duration.ofMinutes(4));
 
-        List<String> lines = new ArrayList<>();
-        api.get("/jobs/" + id + "/logs?limit=10000").body().get("lines")
-                .forEach(line -> lines.add("[rank " + line.get("rank").asInt() + "] " + line.get("text").asString()));
-        assertThat(job.get("state").asString()).as("job %s, log:%n%s", job, String.join("\n", lines)).isEqualTo("SUCCEEDED");
-        assertThat(job.get("placement").get("cpuSlots").asInt()).isEqualTo(2);
+        List<String> lines = api.logs().getJobLogs(id, null, 10_000).getLines().stream()
+                .map(line -> "[rank " + line.getRank() + "] " + line.getText()).toList();
+        assertThat(job.getState()).as("job %s, log:%n%s", job, String.join("\n", lines)).isEqualTo(Job.StateEnum.SUCCEEDED);
+        assertThat(job.getPlacement().getOnAgent().getCpuSlots()).isEqualTo(2);
         assertThat(lines).anyMatch(line -> line.startsWith("[rank 0]") && line.contains("2 process(es)"));
         assertThat(EvalMetrics.read(job).get("acc")).isGreaterThanOrEqualTo(0.9);
-        assertThat(Path.of(URI.create(job.get("outputs").get("trainedModelUri").asString()))).exists();
+        assertThat(Path.of(URI.create(job.getOutputs().get("trainedModelUri")))).exists();
     }
 }

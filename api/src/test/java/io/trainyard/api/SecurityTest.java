@@ -1,5 +1,6 @@
 package io.trainyard.api;
 
+import static io.trainyard.testing.TrainyardClient.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -9,12 +10,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.AuditEvent;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.Membership;
+import io.trainyard.client.model.NewProject;
+import io.trainyard.client.model.NewToken;
+import io.trainyard.client.model.NewUser;
+import io.trainyard.client.model.Problem;
+import io.trainyard.client.model.Project;
+import io.trainyard.client.model.Token;
 import io.trainyard.testing.AgentProcess;
-import io.trainyard.testing.ApiClient;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RawHttpClient;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,17 +39,18 @@ import tools.jackson.databind.JsonNode;
 /**
  * The server as its users meet its security: nothing without a token, each user confined to its projects
  * and its role there, tokens that stop working when revoked or expired, config files only from the config
- * roots, per-token limits, and an audit record of every change.
+ * roots, per-token limits, and an audit record of every change. What users do goes through the generated
+ * client; what they are denied is asked over raw HTTP, path by path, status by status.
  */
 class SecurityTest {
 
     @TempDir
     static Path dataDir;
     static RunningServer server;
-    static ApiClient admin;
-    static ApiClient alice;
-    static ApiClient bob;
-    static ApiClient carol;
+    static TrainyardClient admin;
+    static TrainyardClient alice;
+    static TrainyardClient bob;
+    static TrainyardClient carol;
     static Path roots;
 
     @BeforeAll
@@ -46,11 +62,11 @@ class SecurityTest {
                 "--trainyard.security.rate-limits.concurrent-streams=2");
         admin = server.api();
         for (String project : List.of("alpha", "beta")) {
-            assertThat(admin.post("/projects", Map.of("name", project)).status()).isEqualTo(201);
+            assertThat(admin.projects().createProjectWithHttpInfo(new NewProject().name(project)).getStatusCode()).isEqualTo(201);
         }
-        alice = user("alice", Map.of("alpha", "EDITOR"));
-        bob = user("bob", Map.of("beta", "EDITOR"));
-        carol = user("carol", Map.of("alpha", "VIEWER"));
+        alice = user("alice", Map.of("alpha", Membership.RoleEnum.EDITOR));
+        bob = user("bob", Map.of("beta", Membership.RoleEnum.EDITOR));
+        carol = user("carol", Map.of("alpha", Membership.RoleEnum.VIEWER));
     }
 
     @AfterAll
@@ -60,7 +76,7 @@ class SecurityTest {
 
     @Test
     void everyEndpointButHealthAndTheOpenApiDocumentNeedsAToken() {
-        ApiClient anonymous = admin.withToken(null);
+        RawHttpClient anonymous = admin.raw().withToken(null);
         JsonNode paths = anonymous.get("/v3/api-docs").body().get("paths");
         List<String> open = new ArrayList<>();
         List<String> checked = new ArrayList<>();
@@ -86,62 +102,64 @@ class SecurityTest {
         Path file = dataDir.resolve("server/admin-token");
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-        assertThat(admin.get("/users/me").body().get("globalAdmin").asBoolean()).isTrue();
+        assertThat(admin.users().getCurrentUser().getGlobalAdmin()).isTrue();
     }
 
     @Test
-    void aUserSeesOnlyTheJobsOfItsProjectsAndAnotherProjectsJobIsNotFound() {
-        String alphaJob = submit(alice, "alpha", "alpha_job");
-        String betaJob = submit(bob, "beta", "beta_job");
+    void aUserSeesOnlyTheJobsOfItsProjectsAndAnotherProjectsJobIsNotFound() throws ApiException {
+        UUID alphaJob = submit(alice, "alpha", "alpha_job");
+        UUID betaJob = submit(bob, "beta", "beta_job");
 
-        assertThat(ids(alice.get("/jobs"))).contains(alphaJob).doesNotContain(betaJob);
-        assertThat(ids(bob.get("/jobs"))).contains(betaJob).doesNotContain(alphaJob);
-        assertThat(ids(alice.get("/jobs?project=beta"))).isEmpty();
-        assertThat(ids(admin.get("/jobs"))).contains(alphaJob, betaJob);
+        assertThat(ids(alice, null)).contains(alphaJob).doesNotContain(betaJob);
+        assertThat(ids(bob, null)).contains(betaJob).doesNotContain(alphaJob);
+        assertThat(ids(alice, "beta")).isEmpty();
+        assertThat(ids(admin, null)).contains(alphaJob, betaJob);
+        RawHttpClient aliceHttp = alice.raw();
         for (String path : List.of("/jobs/" + betaJob, "/jobs/" + betaJob + "/events", "/jobs/" + betaJob + "/logs",
                 "/jobs/" + betaJob + "/logs/stream")) {
-            ApiClient.Response response = alice.get(path);
+            RawHttpClient.Response response = aliceHttp.get(path);
             assertThat(response.status()).as(path).isEqualTo(404);
             assertThat(response.body().get("title").asString()).isEqualTo("No such job");
         }
-        assertThat(alice.post("/jobs/" + betaJob + "/cancel", Map.of()).status()).isEqualTo(404);
-        assertThat(alice.post("/jobs", body("beta", "sneaky")).status()).isEqualTo(404);
-        assertThat(alice.get("/projects/beta").status()).isEqualTo(404);
-        assertThat(alice.get("/projects").body().findValuesAsString("name")).containsExactly("alpha");
-        assertThat(bob.get("/jobs/" + betaJob).body().get("submittedBy").asString()).isEqualTo("bob");
+        assertThat(aliceHttp.post("/jobs/" + betaJob + "/cancel", Map.of()).status()).isEqualTo(404);
+        assertThat(aliceHttp.post("/jobs", JobBodies.asJson(body("beta", "sneaky"))).status()).isEqualTo(404);
+        assertThat(aliceHttp.get("/projects/beta").status()).isEqualTo(404);
+        assertThat(alice.projects().listProjects()).extracting(Project::getName).containsExactly("alpha");
+        assertThat(bob.job(betaJob).getSubmittedBy()).isEqualTo("bob");
     }
 
     @Test
-    void aViewerMayReadButNotSubmitCancelOrRetry() {
-        String id = submit(alice, "alpha", "viewed");
+    void aViewerMayReadButNotSubmitCancelOrRetry() throws ApiException {
+        UUID id = submit(alice, "alpha", "viewed");
 
-        assertThat(carol.get("/jobs/" + id).status()).isEqualTo(200);
-        assertThat(carol.get("/jobs/" + id + "/logs").status()).isEqualTo(200);
-        assertThat(carol.post("/jobs", body("alpha", "by_a_viewer")).status()).isEqualTo(403);
-        assertThat(carol.post("/jobs/dry-run", body("alpha", "by_a_viewer")).status()).isEqualTo(403);
-        assertThat(carol.post("/jobs/" + id + "/cancel", Map.of()).status()).isEqualTo(403);
+        assertThat(carol.job(id).getId()).isEqualTo(id);
+        assertThat(carol.logs().getJobLogs(id, null, null).getLines()).isNotNull();
+        RawHttpClient carolHttp = carol.raw();
+        assertThat(carolHttp.post("/jobs", JobBodies.asJson(body("alpha", "by_a_viewer"))).status()).isEqualTo(403);
+        assertThat(carolHttp.post("/jobs/dry-run", JobBodies.asJson(body("alpha", "by_a_viewer"))).status()).isEqualTo(403);
+        assertThat(carolHttp.post("/jobs/" + id + "/cancel", Map.of()).status()).isEqualTo(403);
         admin.awaitEnded(id, Duration.ofSeconds(60));
-        assertThat(carol.post("/jobs/" + id + "/retry", Map.of()).status()).isEqualTo(403);
-        assertThat(carol.put("/projects/alpha/members/carol", Map.of("role", "ADMIN")).status()).isEqualTo(403);
-        assertThat(carol.get("/audit").status()).isEqualTo(403);
+        assertThat(carolHttp.post("/jobs/" + id + "/retry", Map.of()).status()).isEqualTo(403);
+        assertThat(carolHttp.put("/projects/alpha/members/carol", Map.of("role", "ADMIN")).status()).isEqualTo(403);
+        assertThat(carolHttp.get("/audit").status()).isEqualTo(403);
     }
 
     @Test
     void aRevokedOrExpiredTokenIsRefusedWithinASecond() throws Exception {
-        JsonNode created = admin.post("/users/alice/tokens", Map.of("name", "to-revoke", "expiresInDays", 1)).body();
-        ApiClient revoked = admin.withToken(created.get("token").asString());
-        assertThat(revoked.get("/jobs").status()).isEqualTo(200);
+        Token created = admin.users().createUserToken("alice", new NewToken().name("to-revoke").expiresInDays(1));
+        TrainyardClient revoked = admin.withToken(created.getToken());
+        assertThat(revoked.jobs().listJobs(null, null, null, null, null, null).getJobs()).isNotNull();
 
-        assertThat(admin.delete("/tokens/" + created.get("id").asString()).status()).isEqualTo(204);
+        assertThat(admin.tokens().revokeTokenWithHttpInfo(created.getId()).getStatusCode()).isEqualTo(204);
         long revokedAt = System.nanoTime();
-        ApiClient.await("the revoked token refused", () -> revoked.get("/jobs").status() == 401, Duration.ofSeconds(1));
+        awaitRefused(revoked, Duration.ofSeconds(1));
         assertThat(Duration.ofNanos(System.nanoTime() - revokedAt)).isLessThan(Duration.ofSeconds(1));
 
         // A token without a chosen expiry lasts the server's token lifetime: 3 s here.
-        ApiClient expiring = admin.withToken(admin.post("/users/alice/tokens", Map.of("name", "short")).body().get("token").asString());
-        assertThat(expiring.get("/jobs").status()).isEqualTo(200);
+        TrainyardClient expiring = admin.withToken(admin.users().createUserToken("alice", new NewToken().name("short")).getToken());
+        assertThat(expiring.jobs().listJobs(null, null, null, null, null, null).getJobs()).isNotNull();
         Thread.sleep(3_000);
-        ApiClient.await("the expired token refused", () -> expiring.get("/jobs").status() == 401, Duration.ofSeconds(1));
+        awaitRefused(expiring, Duration.ofSeconds(1));
     }
 
     @Test
@@ -151,25 +169,27 @@ class SecurityTest {
         Path outside = Files.writeString(dataDir.resolve("outside.yaml"), JobBodies.taskConfig("print('outside')", "m.pt"));
         Files.createSymbolicLink(roots.resolve("link.yaml"), outside);
 
-        assertThat(alice.post("/jobs", byUri(roots.resolve("task.yaml").toString())).status()).isEqualTo(201);
+        assertThat(alice.jobs().submitJobWithHttpInfo(byUri(roots.resolve("task.yaml").toString()), null).getStatusCode())
+                .isEqualTo(201);
         for (String refused : List.of(outside.toString(), "file://" + outside, roots + "/../outside.yaml",
                 roots.resolve("link.yaml").toString(), "/etc/shadow", "/etc/no-such-file")) {
-            ApiClient.Response response = alice.post("/jobs", byUri(refused));
-            assertThat(response.status()).as(refused).isEqualTo(422);
-            JsonNode error = response.body().get("errors").get(0);
-            assertThat(error.get("field").asString()).isEqualTo("taskConfigUri");
-            assertThat(error.get("message").asString()).as(refused).contains("not readable for submissions")
+            ApiException error = refusal(() -> alice.jobs().submitJob(byUri(refused), null));
+            assertThat(error.getCode()).as(refused).isEqualTo(422);
+            Problem problem = TrainyardClient.problem(error.getResponseBody());
+            assertThat(problem.getErrors().getFirst().getField()).isEqualTo("taskConfigUri");
+            assertThat(problem.getErrors().getFirst().getMessage()).as(refused).contains("not readable for submissions")
                     .doesNotContain("No such file", "exist", "denied");
         }
     }
 
+    /** The limit's answer carries a Retry-After header: raw HTTP. */
     @Test
-    void submissionsAndLiveStreamsAreLimitedPerToken() {
-        ApiClient dave = user("dave", Map.of("alpha", "EDITOR"));
+    void submissionsAndLiveStreamsAreLimitedPerToken() throws ApiException {
+        RawHttpClient dave = user("dave", Map.of("alpha", Membership.RoleEnum.EDITOR)).raw();
         List<Integer> statuses = new ArrayList<>();
-        ApiClient.Response limited = null;
+        RawHttpClient.Response limited = null;
         for (int i = 0; i < 30 && limited == null; i++) {
-            ApiClient.Response response = dave.post("/jobs/dry-run", body("alpha", "burst"));
+            RawHttpClient.Response response = dave.post("/jobs/dry-run", JobBodies.asJson(body("alpha", "burst")));
             statuses.add(response.status());
             if (response.status() == 429) {
                 limited = response;
@@ -179,78 +199,80 @@ class SecurityTest {
         assertThat(Long.parseLong(limited.header("Retry-After"))).isPositive();
         assertThat(limited.body().get("detail").asString()).contains("5 per second");
         // Another token has a budget of its own.
-        assertThat(alice.post("/jobs/dry-run", body("alpha", "other_token")).status()).isEqualTo(200);
+        assertThat(alice.jobs().dryRunJob(body("alpha", "other_token")).getBackend()).isEqualTo("local");
     }
 
     @Test
-    void everyChangeIsAudited() {
-        String id = submit(alice, "alpha", "audited");
-        alice.post("/jobs/" + id + "/cancel", Map.of());
+    void everyChangeIsAudited() throws ApiException {
+        UUID id = submit(alice, "alpha", "audited");
+        alice.jobs().cancelJob(id);
         admin.awaitEnded(id, Duration.ofSeconds(60));
-        alice.post("/jobs/" + id + "/retry", Map.of());
-        admin.post("/users", Map.of("name", "erin"));
-        admin.put("/projects/alpha/members/erin", Map.of("role", "VIEWER"));
-        JsonNode token = alice.post("/tokens", Map.of("name", "laptop", "expiresInDays", 1)).body();
-        alice.delete("/tokens/" + token.get("id").asString());
+        alice.jobs().retryJob(id);
+        admin.users().createUser(new NewUser().name("erin"));
+        admin.projects().setProjectMember("alpha", "erin", new Membership().role(Membership.RoleEnum.VIEWER));
+        Token token = alice.tokens().createToken(new NewToken().name("laptop").expiresInDays(1));
+        alice.tokens().revokeToken(token.getId());
+        // Agents register over the agent protocol, which is not in the public contract.
         String agentToken = AgentProcess.tokenFor(admin, "audited-agent");
-        admin.withToken(agentToken).put("/agents/audited-agent", Map.of("host", "h", "gpus", List.of(), "cpuSlots", 1));
-        admin.withToken("tya_wrong").put("/agents/audited-agent", Map.of("host", "h", "gpus", List.of(), "cpuSlots", 1));
-        carol.post("/jobs/" + id + "/cancel", Map.of());
+        Map<String, Object> registration = Map.of("host", "h", "gpus", List.of(), "cpuSlots", 1);
+        admin.raw().withToken(agentToken).put("/agents/audited-agent", registration);
+        admin.raw().withToken("tya_wrong").put("/agents/audited-agent", registration);
+        carol.raw().post("/jobs/" + id + "/cancel", Map.of());
 
-        JsonNode events = admin.get("/audit?limit=500").body().get("events");
-        assertThat(audited(events, "alice", "job.submit", "/jobs/" + id, "SUCCEEDED")).isTrue();
-        assertThat(audited(events, "alice", "job.cancel", "/jobs/" + id + "/cancel", "SUCCEEDED")).isTrue();
-        assertThat(audited(events, "alice", "job.retry", "/jobs/" + id + "/retry", "SUCCEEDED")).isTrue();
-        assertThat(audited(events, "admin", "member.set", "/projects/alpha/members/erin", "SUCCEEDED")).isTrue();
-        assertThat(audited(events, "alice", "token.create", "/tokens/" + token.get("id").asString(), "SUCCEEDED")).isTrue();
-        assertThat(audited(events, "alice", "token.revoke", "/tokens/" + token.get("id").asString(), "SUCCEEDED")).isTrue();
-        assertThat(audited(events, "agent:audited-agent", "agent.register", "/agents/audited-agent", "SUCCEEDED")).isTrue();
-        assertThat(audited(events, "anonymous", "agent.register", "/agents/audited-agent", "DENIED")).isTrue();
-        assertThat(audited(events, "carol", "job.cancel", "/jobs/" + id + "/cancel", "DENIED")).isTrue();
-        JsonNode first = events.get(0);
-        assertThat(first.get("sourceAddress").asString()).isEqualTo("127.0.0.1");
-        assertThat(first.get("at").asString()).isNotBlank();
-        assertThat(admin.get("/audit?actor=carol").body().get("events").findValuesAsString("actor")).containsOnly("carol");
-        assertThat(alice.get("/audit").status()).isEqualTo(403);
+        List<AuditEvent> events = admin.audit().listAuditEvents(null, null, null, null, null, null, null, 500).getEvents();
+        assertThat(audited(events, "alice", "job.submit", "/jobs/" + id, AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
+        assertThat(audited(events, "alice", "job.cancel", "/jobs/" + id + "/cancel", AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
+        assertThat(audited(events, "alice", "job.retry", "/jobs/" + id + "/retry", AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
+        assertThat(audited(events, "admin", "member.set", "/projects/alpha/members/erin", AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
+        assertThat(audited(events, "alice", "token.create", "/tokens/" + token.getId(), AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
+        assertThat(audited(events, "alice", "token.revoke", "/tokens/" + token.getId(), AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
+        assertThat(audited(events, "agent:audited-agent", "agent.register", "/agents/audited-agent", AuditEvent.OutcomeEnum.SUCCEEDED))
+                .isTrue();
+        assertThat(audited(events, "anonymous", "agent.register", "/agents/audited-agent", AuditEvent.OutcomeEnum.DENIED)).isTrue();
+        assertThat(audited(events, "carol", "job.cancel", "/jobs/" + id + "/cancel", AuditEvent.OutcomeEnum.DENIED)).isTrue();
+        AuditEvent first = events.getFirst();
+        assertThat(first.getSourceAddress()).isEqualTo("127.0.0.1");
+        assertThat(first.getAt()).isNotNull();
+        assertThat(admin.audit().listAuditEvents("carol", null, null, null, null, null, null, null).getEvents())
+                .extracting(AuditEvent::getActor).containsOnly("carol");
+        assertThat(alice.raw().get("/audit").status()).isEqualTo(403);
     }
 
-    private static boolean audited(JsonNode events, String actor, String action, String target, String outcome) {
-        for (JsonNode event : events) {
-            if (event.get("actor").asString().equals(actor) && event.get("action").asString().equals(action)
-                    && event.get("target").asString().equals(target) && event.get("outcome").asString().equals(outcome)) {
-                return true;
-            }
-        }
-        return false;
+    private static boolean audited(List<AuditEvent> events, String actor, String action, String target,
+            AuditEvent.OutcomeEnum outcome) {
+        return events.stream().anyMatch(event -> event.getActor().equals(actor) && event.getAction().equals(action)
+                && event.getTarget().equals(target) && event.getOutcome() == outcome);
     }
 
     /** A user with these project roles and a token of its own (lasting a day), made by the admin. */
-    static ApiClient user(String name, Map<String, String> roles) {
-        assertThat(admin.post("/users", Map.of("name", name)).status()).isEqualTo(201);
-        roles.forEach((project, role) ->
-                assertThat(admin.put("/projects/" + project + "/members/" + name, Map.of("role", role)).status()).isEqualTo(200));
-        return admin.withToken(admin.post("/users/" + name + "/tokens", Map.of("name", "test", "expiresInDays", 1))
-                .body().get("token").asString());
+    static TrainyardClient user(String name, Map<String, Membership.RoleEnum> roles) throws ApiException {
+        assertThat(admin.users().createUserWithHttpInfo(new NewUser().name(name)).getStatusCode()).isEqualTo(201);
+        for (Map.Entry<String, Membership.RoleEnum> role : roles.entrySet()) {
+            admin.projects().setProjectMember(role.getKey(), name, new Membership().role(role.getValue()));
+        }
+        return admin.withToken(admin.users().createUserToken(name, new NewToken().name("test").expiresInDays(1)).getToken());
     }
 
-    private static String submit(ApiClient client, String project, String name) {
-        return client.submit(body(project, name)).body().get("id").asString();
+    /** Waits until the token is refused: a 401 over raw HTTP, as the generated client would only throw. */
+    private static void awaitRefused(TrainyardClient client, Duration timeout) {
+        RawHttpClient http = client.raw();
+        Eventually.await("the token refused", () -> http.get("/jobs").status() == 401, timeout);
     }
 
-    private static Map<String, Object> body(String project, String name) {
-        Map<String, Object> body = JobBodies.job(name, "import time\ntime.sleep(1)\nprint('done')");
-        body.put("project", project);
-        return body;
+    private static UUID submit(TrainyardClient client, String project, String name) {
+        return client.submit(body(project, name)).getId();
     }
 
-    private static Map<String, Object> byUri(String taskConfigUri) {
-        Map<String, Object> body = body("alpha", "by_uri");
-        body.remove("taskConfig");
-        body.put("taskConfigUri", taskConfigUri);
-        return body;
+    private static JobSubmission body(String project, String name) {
+        return JobBodies.job(name, "import time\ntime.sleep(1)\nprint('done')").project(project);
     }
 
-    private static List<String> ids(ApiClient.Response page) {
-        return page.body().get("jobs").findValuesAsString("id");
+    private static JobSubmission byUri(String taskConfigUri) {
+        return body("alpha", "by_uri").taskConfig(null).taskConfigUri(taskConfigUri);
+    }
+
+    private static List<UUID> ids(TrainyardClient client, String project) throws ApiException {
+        return client.jobs().listJobs(null, null, null, project == null ? null : List.of(project), null, null).getJobs()
+                .stream().map(Job::getId).toList();
     }
 }

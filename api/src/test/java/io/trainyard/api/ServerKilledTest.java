@@ -6,17 +6,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.model.Agent;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.RetryPolicy;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.ServerProcess;
 import io.trainyard.testing.TestDatabase;
 import io.trainyard.testing.TestJvm;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Servers killed with SIGKILL mid-job: a restarted server finishes the job its trainer kept running; a host
@@ -33,18 +36,18 @@ class ServerKilledTest {
     void aJobSurvivesItsServerBeingKilledAndEndsWithItsCompleteLog() throws Exception {
         String database = TestDatabase.newDatabaseUrl();
         String program = "import time\nfor i in range(1, 41):\n    print('tick', i, flush=True)\n    time.sleep(0.1)\n";
-        String id;
+        UUID id;
         try (ServerProcess server = ServerProcess.start(database, TestJvm.freePort(), dataDir, "killed-node", List.of())) {
-            ApiClient first = server.api();
-            id = first.submit(JobBodies.job("outlives_its_server", program)).body().get("id").asString();
-            first.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
+            TrainyardClient first = server.api();
+            id = first.submit(JobBodies.job("outlives_its_server", program)).getId();
+            first.awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
         }
 
         try (RunningServer restarted = RunningServer.start(database, dataDir, "killed-node")) {
-            JsonNode job = restarted.api().awaitEnded(id, Duration.ofSeconds(60));
+            Job job = restarted.api().awaitEnded(id, Duration.ofSeconds(60));
 
-            assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-            assertThat(job.get("attempt").asInt()).isEqualTo(1);
+            assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+            assertThat(job.getAttempt()).isEqualTo(1);
             List<String> lines = restarted.api().logTexts(id);
             List<String> expected = new ArrayList<>();
             for (int i = 1; i <= 40; i++) {
@@ -58,37 +61,36 @@ class ServerKilledTest {
     void theJobOfAHostKilledForGoodFailsOverToAnotherHostWithinTheLease() throws Exception {
         String database = TestDatabase.newDatabaseUrl();
         ServerProcess server = ServerProcess.start(database, TestJvm.freePort(), dataDir.resolve("a"), "host-a", List.of(SHORT_LEASE));
-        ApiClient first = server.api();
-        Map<String, Object> body = JobBodies.job("fails_over_after_kill",
-                "import os, time\nprint('attempt', os.environ['TRAINYARD_ATTEMPT'], flush=True)\ntime.sleep(1)\n");
-        body.put("retryPolicy", Map.of("maxAttempts", 2, "backoffSeconds", 0));
-        String id;
+        TrainyardClient first = server.api();
+        JobSubmission body = JobBodies.job("fails_over_after_kill",
+                "import os, time\nprint('attempt', os.environ['TRAINYARD_ATTEMPT'], flush=True)\ntime.sleep(1)\n")
+                .retryPolicy(new RetryPolicy().maxAttempts(2).backoffSeconds(0));
+        UUID id;
         try (RunningServer second = RunningServer.start(database, dataDir.resolve("b"), "host-b",
                 "--trainyard.dispatcher.enabled=false", SHORT_LEASE[0], SHORT_LEASE[1])) {
-            id = first.submit(body).body().get("id").asString();
-            first.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
+            id = first.submit(body).getId();
+            first.awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
             long killedAt = System.nanoTime();
             server.kill();
 
             // Host a made the admin; its token works on every replica of the database.
-            ApiClient observer = second.api().withToken(first.token());
-            JsonNode failed = observer.awaitJob(id, job -> job.get("attempt").asInt() == 2, Duration.ofSeconds(30));
+            TrainyardClient observer = second.api().withToken(first.token());
+            Job failed = observer.awaitJob(id, job -> job.getAttempt() == 2, Duration.ofSeconds(30));
             assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofSeconds(3 + 2 + 5));
-            assertThat(failed.get("state").asString()).isEqualTo("QUEUED");
-            JsonNode agents = observer.get("/agents").body();
-            assertThat(agents.get(0).get("id").asString()).isEqualTo("host-a");
-            assertThat(agents.get(0).get("state").asString()).isEqualTo("LOST");
+            assertThat(failed.getState()).isEqualTo(Job.StateEnum.QUEUED);
+            Agent agent = observer.agents().listAgents().getFirst();
+            assertThat(agent.getId()).isEqualTo("host-a");
+            assertThat(agent.getState()).isEqualTo(Agent.StateEnum.LOST);
         } finally {
             server.kill();
         }
         // A host that runs jobs picks up the second attempt.
         try (RunningServer third = RunningServer.start(database, dataDir.resolve("c"), "host-c", SHORT_LEASE)) {
-            ApiClient api = third.api().withToken(first.token());
-            JsonNode job = api.awaitEnded(id, Duration.ofSeconds(60));
-            assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
-            assertThat(job.get("node").asString()).isEqualTo("host-c");
-            assertThat(api.get("/jobs/" + id + "/logs").body().get("lines").get(0).get("text").asString())
-                    .isEqualTo("attempt 2");
+            TrainyardClient api = third.api().withToken(first.token());
+            Job job = api.awaitEnded(id, Duration.ofSeconds(60));
+            assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+            assertThat(job.getNode()).isEqualTo("host-c");
+            assertThat(api.logTexts(id).getFirst()).isEqualTo("attempt 2");
         }
     }
 }

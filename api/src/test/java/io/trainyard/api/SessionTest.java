@@ -10,29 +10,38 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.ApiResponse;
+import io.trainyard.client.model.LaunchPlan;
+import io.trainyard.client.model.NewToken;
+import io.trainyard.client.model.Token;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RawHttpClient;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The dashboard's session as a browser meets it: a user's token traded for an HttpOnly, SameSite=Strict cookie,
  * changes with that cookie refused without the CSRF token, the session ended by signing out or by revoking the
- * token, and bearer clients untouched by any of it.
+ * token, and bearer clients untouched by any of it. The browser's requests are raw HTTP with a cookie jar; the
+ * generated client is the bearer client.
  */
 class SessionTest {
 
     @TempDir
     static Path dataDir;
     static RunningServer server;
-    static ApiClient admin;
+    static TrainyardClient admin;
 
     @BeforeAll
     static void start() {
@@ -68,7 +77,7 @@ class SessionTest {
 
         HttpResponse<String> signIn(String token) throws IOException, InterruptedException {
             send("GET", "/session", null, false);
-            return send("POST", "/session", ApiClient.JSON.writeValueAsString(Map.of("token", token)), true);
+            return send("POST", "/session", RawHttpClient.JSON.writeValueAsString(Map.of("token", token)), true);
         }
     }
 
@@ -82,7 +91,7 @@ class SessionTest {
         HttpResponse<String> signedIn = browser.signIn(admin.token());
 
         assertThat(signedIn.statusCode()).isEqualTo(200);
-        assertThat(ApiClient.JSON.readTree(signedIn.body()).get("name").asString()).isEqualTo("admin");
+        assertThat(RawHttpClient.JSON.readTree(signedIn.body()).get("name").asString()).isEqualTo("admin");
         String setCookie = signedIn.headers().allValues("Set-Cookie").stream()
                 .filter(value -> value.startsWith("TRAINYARD_SESSION=")).findFirst().orElseThrow();
         assertThat(setCookie).contains("HttpOnly").contains("SameSite=Strict");
@@ -94,13 +103,13 @@ class SessionTest {
     void aChangeMadeWithTheCookieNeedsTheCsrfToken() throws Exception {
         Browser browser = new Browser();
         browser.signIn(admin.token());
-        String submission = ApiClient.JSON.writeValueAsString(JobBodies.job("csrf_probe", "print(1)"));
+        String submission = RawHttpClient.JSON.writeValueAsString(JobBodies.asJson(JobBodies.job("csrf_probe", "print(1)")));
 
         HttpResponse<String> forged = browser.send("POST", "/jobs/dry-run", submission, false);
         HttpResponse<String> ours = browser.send("POST", "/jobs/dry-run", submission, true);
 
         assertThat(forged.statusCode()).isEqualTo(403);
-        assertThat(ApiClient.JSON.readTree(forged.body()).get("detail").asString()).contains("X-XSRF-TOKEN");
+        assertThat(RawHttpClient.JSON.readTree(forged.body()).get("detail").asString()).contains("X-XSRF-TOKEN");
         assertThat(ours.statusCode()).isEqualTo(200);
     }
 
@@ -108,7 +117,7 @@ class SessionTest {
     void signingInNeedsTheCsrfTokenAndAUsersValidToken() throws Exception {
         Browser browser = new Browser();
         browser.send("GET", "/session", null, false);
-        String body = ApiClient.JSON.writeValueAsString(Map.of("token", admin.token()));
+        String body = RawHttpClient.JSON.writeValueAsString(Map.of("token", admin.token()));
 
         assertThat(browser.send("POST", "/session", body, false).statusCode()).isEqualTo(403);
         HttpResponse<String> wrong = browser.send("POST", "/session", "{\"token\": \"ty_not-a-token\"}", true);
@@ -129,30 +138,23 @@ class SessionTest {
 
     @Test
     void revokingTheTokenEndsItsSessions() throws Exception {
-        JsonNode token = admin.post("/tokens", Map.of("name", "dashboard")).body();
+        Token token = admin.tokens().createToken(new NewToken().name("dashboard"));
         Browser browser = new Browser();
-        assertThat(browser.signIn(token.get("token").asString()).statusCode()).isEqualTo(200);
+        assertThat(browser.signIn(token.getToken()).statusCode()).isEqualTo(200);
         assertThat(browser.send("GET", "/jobs", null, false).statusCode()).isEqualTo(200);
 
-        assertThat(admin.delete("/tokens/" + token.get("id").asString()).status()).isEqualTo(204);
+        assertThat(admin.tokens().revokeTokenWithHttpInfo(token.getId()).getStatusCode()).isEqualTo(204);
 
-        ApiClient.await("the revoked token's session to end",
-                () -> uncheckedStatus(browser, "/jobs") == 401, java.time.Duration.ofSeconds(5));
+        Eventually.await("the revoked token's session to end",
+                () -> browser.send("GET", "/jobs", null, false).statusCode() == 401, Duration.ofSeconds(5));
     }
 
     @Test
-    void bearerClientsNeedNoCsrfTokenAndGetNoSession() {
-        ApiClient.Response dryRun = admin.post("/jobs/dry-run", JobBodies.job("bearer_probe", "print(1)"));
+    void bearerClientsNeedNoCsrfTokenAndGetNoSession() throws ApiException {
+        ApiResponse<LaunchPlan> dryRun = admin.jobs().dryRunJobWithHttpInfo(JobBodies.job("bearer_probe", "print(1)"));
 
-        assertThat(dryRun.status()).isEqualTo(200);
-        assertThat(dryRun.raw().headers().allValues("Set-Cookie")).noneMatch(value -> value.startsWith("TRAINYARD_SESSION="));
-    }
-
-    private static int uncheckedStatus(Browser browser, String path) {
-        try {
-            return browser.send("GET", path, null, false).statusCode();
-        } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
+        assertThat(dryRun.getStatusCode()).isEqualTo(200);
+        assertThat(dryRun.getHeaders().getOrDefault("set-cookie", List.of()))
+                .noneMatch(value -> value.startsWith("TRAINYARD_SESSION="));
     }
 }

@@ -8,16 +8,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobEvent;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /** Several servers on one database, and servers that stop while their jobs run. */
 class SharedDatabaseTest {
@@ -33,30 +35,27 @@ class SharedDatabaseTest {
                 .formatted("'" + ranFile + "'");
         try (RunningServer first = RunningServer.start(database, dataDir.resolve("a"), "node-a", "--trainyard.local.cpu-slots=3");
                 RunningServer second = RunningServer.start(database, dataDir.resolve("b"), "node-b", "--trainyard.local.cpu-slots=3")) {
-            List<String> ids = new ArrayList<>();
+            List<UUID> ids = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 // The first replica made the admin; its token works on any replica of the database.
-                ApiClient api = i % 2 == 0 ? first.api() : second.api().withToken(first.api().token());
-                ids.add(api.submit(JobBodies.job("shared_" + i, program)).body().get("id").asString());
+                TrainyardClient api = i % 2 == 0 ? first.api() : second.api().withToken(first.api().token());
+                ids.add(api.submit(JobBodies.job("shared_" + i, program)).getId());
             }
-            List<JsonNode> ended = new ArrayList<>();
-            for (String id : ids) {
+            List<Job> ended = new ArrayList<>();
+            for (UUID id : ids) {
                 ended.add(first.api().awaitEnded(id, Duration.ofSeconds(120)));
             }
 
-            assertThat(ended).allSatisfy(job -> assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED"));
+            assertThat(ended).allSatisfy(job -> assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED));
             Map<String, Long> runs = Files.readAllLines(ranFile).stream()
                     .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
-            assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(ids.stream().map(UUID::toString).toList());
             assertThat(runs.values()).allMatch(count -> count == 1);
-            for (String id : ids) {
-                long starts = 0;
-                for (JsonNode event : first.api().get("/jobs/" + id + "/events").body()) {
-                    starts += event.get("to").asString().equals("STARTING") ? 1 : 0;
-                }
-                assertThat(starts).as("STARTING events of %s", id).isEqualTo(1);
+            for (UUID id : ids) {
+                assertThat(first.api().jobs().listJobEvents(id)).as("STARTING events of %s", id)
+                        .filteredOn(event -> event.getTo() == JobEvent.ToEnum.STARTING).hasSize(1);
             }
-            assertThat(ended.stream().map(job -> job.get("node").asString()).distinct()).containsExactlyInAnyOrder("node-a", "node-b");
+            assertThat(ended.stream().map(Job::getNode).distinct()).containsExactlyInAnyOrder("node-a", "node-b");
         }
     }
 
@@ -64,15 +63,15 @@ class SharedDatabaseTest {
     void aRestartedServerReattachesToItsRunningJobAndKeepsEveryLogLine() {
         String database = TestDatabase.newDatabaseUrl();
         String program = "import time\nfor i in range(1, 41):\n    print('tick', i)\n    time.sleep(0.1)\n";
-        String id;
+        UUID id;
         try (RunningServer server = RunningServer.start(database, dataDir, "restarting-node")) {
-            id = server.api().submit(JobBodies.job("survivor", program)).body().get("id").asString();
-            server.api().awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
+            id = server.api().submit(JobBodies.job("survivor", program)).getId();
+            server.api().awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
         }
         try (RunningServer restarted = RunningServer.start(database, dataDir, "restarting-node")) {
-            JsonNode job = restarted.api().awaitEnded(id, Duration.ofSeconds(60));
+            Job job = restarted.api().awaitEnded(id, Duration.ofSeconds(60));
 
-            assertThat(job.get("state").asString()).isEqualTo("SUCCEEDED");
+            assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
             List<String> lines = restarted.api().logTexts(id);
             List<String> expected = new ArrayList<>();
             for (int i = 1; i <= 40; i++) {
@@ -85,12 +84,12 @@ class SharedDatabaseTest {
     @Test
     void aJobWhoseProcessVanishedWhileItsAgentWasDownFailsAsLostByTheInfrastructure() throws Exception {
         String database = TestDatabase.newDatabaseUrl();
-        String id;
+        UUID id;
         long supervisor;
         try (RunningServer server = RunningServer.start(database, dataDir, "crashing-node")) {
-            id = server.api().submit(JobBodies.job("vanishing", "import time\ntime.sleep(600)")).body().get("id").asString();
-            server.api().awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), Duration.ofSeconds(30));
-            Path pidFile = dataDir.resolve("jobs").resolve(id).resolve("attempts/1/rank-0.pid");
+            id = server.api().submit(JobBodies.job("vanishing", "import time\ntime.sleep(600)")).getId();
+            server.api().awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
+            Path pidFile = dataDir.resolve("jobs").resolve(id.toString()).resolve("attempts/1/rank-0.pid");
             for (int i = 0; i < 200 && !Files.exists(pidFile); i++) {
                 Thread.sleep(50);
             }
@@ -101,25 +100,25 @@ class SharedDatabaseTest {
         ProcessHandle.of(supervisor).ifPresent(handle -> handle.onExit().join());
 
         try (RunningServer restarted = RunningServer.start(database, dataDir, "crashing-node")) {
-            JsonNode job = restarted.api().awaitEnded(id, Duration.ofSeconds(30));
+            Job job = restarted.api().awaitEnded(id, Duration.ofSeconds(30));
 
-            assertThat(job.get("state").asString()).isEqualTo("FAILED");
-            assertThat(job.get("failureCause").asString()).isEqualTo("INFRASTRUCTURE");
-            assertThat(job.get("failureMessage").asString()).contains("gone without a trace when agent crashing-node restarted");
+            assertThat(job.getState()).isEqualTo(Job.StateEnum.FAILED);
+            assertThat(job.getFailureCause()).isEqualTo(Job.FailureCauseEnum.INFRASTRUCTURE);
+            assertThat(job.getFailureMessage()).contains("gone without a trace when agent crashing-node restarted");
         }
     }
 
     @Test
     void withoutADatabaseUrlTheServerRunsItsOwnPostgresAndKeepsJobsAcrossRestarts() {
-        String id;
+        UUID id;
         try (RunningServer server = RunningServer.start(null, dataDir, "embedded-node")) {
-            id = server.api().submit(JobBodies.job("embedded", "print('stored')")).body().get("id").asString();
+            id = server.api().submit(JobBodies.job("embedded", "print('stored')")).getId();
             server.api().awaitEnded(id, Duration.ofSeconds(60));
         }
         assertThat(dataDir.resolve("postgres").resolve("PG_VERSION")).exists();
         try (RunningServer restarted = RunningServer.start(null, dataDir, "embedded-node")) {
-            assertThat(restarted.api().job(id).get("state").asString()).isEqualTo("SUCCEEDED");
-            assertThat(restarted.api().get("/jobs/" + id + "/logs").body().get("lines").get(0).get("text").asString()).isEqualTo("stored");
+            assertThat(restarted.api().job(id).getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
+            assertThat(restarted.api().logTexts(id)).containsExactly("stored");
         }
     }
 }

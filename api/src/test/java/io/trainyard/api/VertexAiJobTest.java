@@ -8,9 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
 import com.google.cloud.aiplatform.v1.CustomJob;
 import com.google.cloud.aiplatform.v1.CustomJobName;
@@ -22,10 +21,17 @@ import com.google.logging.type.LogSeverity;
 import com.google.rpc.Code;
 import io.trainyard.backend.vertexai.FakeCloudLogging;
 import io.trainyard.backend.vertexai.FakeVertex;
-import io.trainyard.testing.ApiClient;
-import io.trainyard.testing.ApiClient.SseEvent;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.LaunchPlan;
+import io.trainyard.client.model.NewProject;
+import io.trainyard.testing.Eventually;
+import io.trainyard.testing.RawHttpClient;
+import io.trainyard.testing.RawHttpClient.SseEvent;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import io.trainyard.testing.VertexAiFakes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,7 +58,7 @@ class VertexAiJobTest {
     static FakeCloudLogging logging;
     static Storage storage;
     static RunningServer server;
-    static ApiClient api;
+    static TrainyardClient api;
 
     @BeforeAll
     static void startServer() throws Exception {
@@ -122,26 +128,23 @@ class VertexAiJobTest {
                 numReplicas: 2
             """;
 
-    static Map<String, Object> job(String jobName) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobName", jobName);
-        body.put("taskConfig", taskConfig(jobName, false));
-        body.put("resourceConfig", RESOURCE_CONFIG);
-        return body;
+    static JobSubmission job(String jobName) {
+        return new JobSubmission().jobName(jobName).taskConfig(taskConfig(jobName, false)).resourceConfig(RESOURCE_CONFIG);
     }
 
     @Test
     void aJobRunsOnVertexAiWithItsLogsFollowedToTheEnd() throws Exception {
-        String id = submit(job("vertex_success"));
+        UUID id = submit(job("vertex_success"));
         CustomJob customJob = awaitCustomJob(id);
-        assertThat(api.job(id).get("state").asString()).isEqualTo("STARTING");
+        assertThat(api.job(id).getState()).isEqualTo(Job.StateEnum.STARTING);
 
         vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
-        JsonNode running = api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), WAIT);
+        Job running = api.awaitState(id, Job.StateEnum.RUNNING, WAIT);
         String customJobId = CustomJobName.parse(customJob.getName()).getCustomJob();
-        assertThat(running.get("links").get("vertexConsole").asString()).isEqualTo("https://console.cloud.google.com/vertex-ai/"
+        assertThat(running.getPlacement().getOnVertexAi().getRegion()).isEqualTo("us-central1");
+        assertThat(running.getLinks().get("vertexConsole")).isEqualTo("https://console.cloud.google.com/vertex-ai/"
                 + "locations/us-central1/training/" + customJobId + "/cpu?project=test-project");
-        assertThat(running.get("links").get("tensorboard").asString()).isEqualTo("https://us-central1.tensorboard.googleusercontent.com/"
+        assertThat(running.getLinks().get("tensorboard")).isEqualTo("https://us-central1.tensorboard.googleusercontent.com/"
                 + "experiment/projects+test-project+locations+us-central1+tensorboards+77+experiments+" + customJobId);
         Instant now = Instant.now();
         logging.write(customJobId, "workerpool0-0", now, LogSeverity.INFO, "epoch 1 loss 0.9");
@@ -149,32 +152,32 @@ class VertexAiJobTest {
         logging.write(customJobId, "workerpool0-0", now.plusMillis(2), LogSeverity.INFO, "saved model");
         vertex.setState(customJob.getName(), JobState.JOB_STATE_SUCCEEDED, null);
 
-        List<SseEvent> events = api.follow("/jobs/" + id + "/logs/stream", null, Integer.MAX_VALUE);
+        List<SseEvent> events = api.raw().follow("/jobs/" + id + "/logs/stream", null, Integer.MAX_VALUE);
 
-        List<JsonNode> lines = events.subList(0, events.size() - 1).stream().map(event -> ApiClient.JSON.readTree(event.data())).toList();
+        List<JsonNode> lines = events.subList(0, events.size() - 1).stream().map(event -> RawHttpClient.JSON.readTree(event.data())).toList();
         assertThat(lines).extracting(line -> line.get("text").asString())
                 .containsExactly("epoch 1 loss 0.9", "replica 1 warning", "saved model");
         assertThat(lines).extracting(line -> line.get("rank").asInt()).containsExactly(0, 1, 0);
         assertThat(lines).extracting(line -> line.get("stream").asString()).containsExactly("stdout", "stderr", "stdout");
         assertThat(events.getLast().event()).isEqualTo("end");
-        assertThat(ApiClient.JSON.readTree(events.getLast().data()).get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(RawHttpClient.JSON.readTree(events.getLast().data()).get("state").asString()).isEqualTo("SUCCEEDED");
         assertThat(transitions(id)).containsSubsequence("STARTING", "RUNNING", "SUCCEEDED");
     }
 
     @Test
-    void aDryRunAnswersTheExactCustomJobRequestAndStoresNothing() {
-        ApiClient.Response plan = api.post("/jobs/dry-run", job("vertex_dry_run"));
+    void aDryRunAnswersTheExactCustomJobRequestAndStoresNothing() throws ApiException {
+        LaunchPlan plan = api.jobs().dryRunJob(job("vertex_dry_run"));
 
-        assertThat(plan.status()).isEqualTo(200);
-        JsonNode request = plan.body().get("customJobRequest");
+        // The request is Vertex AI's, free-form in the contract: compared as a JSON tree.
+        JsonNode request = RawHttpClient.JSON.valueToTree(plan.getCustomJobRequest());
         String id = request.get("customJob").get("labels").get("trainyard_job_id").asString();
         // GiGL's launcher names the leader's address file by the launch time; a dry run's is now.
         String leaderAddress = request.get("customJob").get("jobSpec").get("workerPoolSpecs").get(0).get("containerSpec")
                 .get("env").get(0).get("value").asString();
         assertThat(leaderAddress).matches("gs://test-temp-regional/gigl_train_vertex_dry_run/\\d{8}-\\d{6}/leader_worker_internal_ip.txt");
-        assertThat(request).isEqualTo(ApiClient.JSON.readTree(DRY_RUN_REQUEST.replace("<id>", id).replace("<leader>", leaderAddress)));
+        assertThat(request).isEqualTo(RawHttpClient.JSON.readTree(DRY_RUN_REQUEST.replace("<id>", id).replace("<leader>", leaderAddress)));
         assertThat(vertex.jobs()).noneMatch(job -> job.getDisplayName().equals("gigl_train_vertex_dry_run"));
-        assertThat(api.get("/jobs?namePrefix=vertex_dry_run").body().get("jobs")).isEmpty();
+        assertThat(api.jobs().listJobs(null, "vertex_dry_run", null, null, null, null).getJobs()).isEmpty();
     }
 
     /**
@@ -327,78 +330,76 @@ class VertexAiJobTest {
 
     @Test
     void aReplicaExitingNonZeroFailsTheJobAsUserCodeWithItsExitCode() throws Exception {
-        String id = submit(job("vertex_failure"));
+        UUID id = submit(job("vertex_failure"));
         CustomJob customJob = awaitCustomJob(id);
         vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
-        api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), WAIT);
+        api.awaitState(id, Job.StateEnum.RUNNING, WAIT);
 
         vertex.setState(customJob.getName(), JobState.JOB_STATE_FAILED, com.google.rpc.Status.newBuilder().setCode(Code.UNKNOWN_VALUE)
                 .setMessage("The replica workerpool0-0 exited with a non-zero status of 3.").build());
-        JsonNode job = api.awaitEnded(id, WAIT);
+        Job job = api.awaitEnded(id, WAIT);
 
-        assertThat(job.get("state").asString()).isEqualTo("FAILED");
-        assertThat(job.get("failureCause").asString()).isEqualTo("USER_CODE");
-        assertThat(job.get("exitCode").asInt()).isEqualTo(3);
-        assertThat(job.get("failureMessage").asString()).contains("workerpool0-0", "non-zero status of 3");
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.FAILED);
+        assertThat(job.getFailureCause()).isEqualTo(Job.FailureCauseEnum.USER_CODE);
+        assertThat(job.getExitCode()).isEqualTo(3);
+        assertThat(job.getFailureMessage()).contains("workerpool0-0", "non-zero status of 3");
     }
 
     @Test
     void aCancelWhileTheCustomJobIsBeingCreatedCancelsItOnceItExists() throws Exception {
         vertex.holdCreations();
-        String id = submit(job("vertex_cancel_while_creating"));
-        vertex.awaitCreationRequest("trainyard_job_id", id, WAIT);
+        UUID id = submit(job("vertex_cancel_while_creating"));
+        vertex.awaitCreationRequest("trainyard_job_id", id.toString(), WAIT);
 
-        assertThat(api.post("/jobs/" + id + "/cancel", "").status()).isEqualTo(202);
-        assertThat(api.job(id).get("state").asString()).isEqualTo("CANCELLING");
+        assertThat(api.jobs().cancelJobWithHttpInfo(id).getStatusCode()).isEqualTo(202);
+        assertThat(api.job(id).getState()).isEqualTo(Job.StateEnum.CANCELLING);
         vertex.releaseCreations();
         CustomJob customJob = awaitCustomJob(id);
         awaitCancelOf(customJob);
-        assertThat(api.job(id).get("state").asString()).isEqualTo("CANCELLING");
+        assertThat(api.job(id).getState()).isEqualTo(Job.StateEnum.CANCELLING);
         vertex.setState(customJob.getName(), JobState.JOB_STATE_CANCELLED, null);
 
-        assertThat(api.awaitEnded(id, WAIT).get("state").asString()).isEqualTo("CANCELLED");
+        assertThat(api.awaitEnded(id, WAIT).getState()).isEqualTo(Job.StateEnum.CANCELLED);
         assertThat(customJobsOf(id)).hasSize(1);
     }
 
     @Test
     void aJobThatSucceedsDespiteACancelKeepsSucceeded() throws Exception {
-        String id = submit(job("vertex_cancel_too_late"));
+        UUID id = submit(job("vertex_cancel_too_late"));
         CustomJob customJob = awaitCustomJob(id);
         vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
-        api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), WAIT);
+        api.awaitState(id, Job.StateEnum.RUNNING, WAIT);
 
-        api.post("/jobs/" + id + "/cancel", "");
+        api.jobs().cancelJob(id);
         awaitCancelOf(customJob);
         vertex.setState(customJob.getName(), JobState.JOB_STATE_SUCCEEDED, null);
 
-        assertThat(api.awaitEnded(id, WAIT).get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(api.awaitEnded(id, WAIT).getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
         assertThat(transitions(id)).containsSubsequence("RUNNING", "CANCELLING", "SUCCEEDED");
     }
 
     @Test
     void aJobPastItsTimeoutIsCancelledAndFailsWithTimeout() throws Exception {
-        Map<String, Object> body = job("vertex_timeout");
-        body.put("timeoutSeconds", 1);
-        String id = submit(body);
+        UUID id = submit(job("vertex_timeout").timeoutSeconds(1L));
         CustomJob customJob = awaitCustomJob(id);
         vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
 
         awaitCancelOf(customJob);
         vertex.setState(customJob.getName(), JobState.JOB_STATE_CANCELLED, null);
-        JsonNode job = api.awaitEnded(id, WAIT);
+        Job job = api.awaitEnded(id, WAIT);
 
-        assertThat(job.get("state").asString()).isEqualTo("FAILED");
-        assertThat(job.get("failureCause").asString()).isEqualTo("TIMEOUT");
-        assertThat(job.get("failureMessage").asString()).contains("timeout of 1 s");
+        assertThat(job.getState()).isEqualTo(Job.StateEnum.FAILED);
+        assertThat(job.getFailureCause()).isEqualTo(Job.FailureCauseEnum.TIMEOUT);
+        assertThat(job.getFailureMessage()).contains("timeout of 1 s");
     }
 
     @Test
     void aCustomJobThatDoesNotChangeIsLookedAtLessAndLessOften() throws Exception {
-        String id = submit(job("vertex_backoff"));
+        UUID id = submit(job("vertex_backoff"));
         CustomJob customJob = awaitCustomJob(id);
         Thread.sleep(3_000);
         List<Long> gets = List.copyOf(vertex.getNanos.get(customJob.getName()));
-        api.post("/jobs/" + id + "/cancel", "");
+        api.jobs().cancelJob(id);
 
         List<Duration> gaps = new ArrayList<>();
         for (int i = 1; i < gets.size(); i++) {
@@ -413,7 +414,7 @@ class VertexAiJobTest {
 
     @Test
     void aServerRestartedAfterCreatingFindsTheCustomJobAndStoresNoLogLineTwice() throws Exception {
-        String id = submit(job("vertex_restart"));
+        UUID id = submit(job("vertex_restart"));
         CustomJob customJob = awaitCustomJob(id);
         String customJobId = CustomJobName.parse(customJob.getName()).getCustomJob();
         // Three entries share each microsecond, and more than a page of 1,000 is read at once.
@@ -426,16 +427,16 @@ class VertexAiJobTest {
         writeLines(customJobId, start.plusMillis(5), 1_201, 1_500);
         startTrainyard();
         vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
-        api.awaitJob(id, job -> job.get("state").asString().equals("RUNNING"), WAIT);
+        api.awaitState(id, Job.StateEnum.RUNNING, WAIT);
         vertex.setState(customJob.getName(), JobState.JOB_STATE_SUCCEEDED, null);
-        assertThat(api.awaitEnded(id, WAIT).get("state").asString()).isEqualTo("SUCCEEDED");
+        assertThat(api.awaitEnded(id, WAIT).getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
 
         assertThat(customJobsOf(id)).hasSize(1);
         List<String> expected = new ArrayList<>();
         for (int i = 1; i <= 1_500; i++) {
             expected.add("line " + i);
         }
-        assertThat(texts(id)).containsExactlyElementsOf(expected);
+        assertThat(api.logTexts(id)).containsExactlyElementsOf(expected);
     }
 
     @Test
@@ -450,10 +451,9 @@ class VertexAiJobTest {
             storage.create(BlobInfo.newBuilder(blob).build(), "old".getBytes(StandardCharsets.UTF_8));
         }
         vertex.holdCreations();
-        Map<String, Object> body = job(name);
-        String id = submit(body);
+        UUID id = submit(job(name));
         try {
-            vertex.awaitCreationRequest("trainyard_job_id", id, WAIT);
+            vertex.awaitCreationRequest("trainyard_job_id", id.toString(), WAIT);
 
             String configs = name + "/trainyard/" + id + "/";
             // The unset outputs are filled as GiGL's config populator fills a template (config_populator.py), at
@@ -463,7 +463,7 @@ class VertexAiJobTest {
                     "scriptedModelUri: gs://test-perm/vertex_assets/trainer/models/scripted_model.pt",
                     "evalMetricsUri: gs://test-perm/vertex_assets/trainer/models/trainer_eval_metrics.json",
                     "tensorboardLogsUri: gs://test-perm/vertex_assets/trainer/logs/");
-            assertThat(api.job(id).get("outputs").get("evalMetricsUri").asString())
+            assertThat(api.job(id).getOutputs().get("evalMetricsUri"))
                     .isEqualTo("gs://test-perm/vertex_assets/trainer/models/trainer_eval_metrics.json");
             assertThat(content(BlobId.of("test-temp", configs + "resource_config.yaml"))).isEqualTo(RESOURCE_CONFIG);
             assertThat(storage.get(oldModel)).isNull();
@@ -484,10 +484,7 @@ class VertexAiJobTest {
         String name = "vertex_skip_training";
         BlobId model = BlobId.of("test-perm", name + "/model.pt");
         storage.create(BlobInfo.newBuilder(model).build(), "trained before".getBytes(StandardCharsets.UTF_8));
-        Map<String, Object> body = job(name);
-        body.put("taskConfig", taskConfig(name, true));
-
-        awaitCustomJob(submit(body));
+        awaitCustomJob(submit(job(name).taskConfig(taskConfig(name, true))));
 
         assertThat(content(model)).isEqualTo("trained before");
     }
@@ -499,35 +496,31 @@ class VertexAiJobTest {
                 taskConfig(name, false).getBytes(StandardCharsets.UTF_8));
         storage.create(BlobInfo.newBuilder(BlobId.of("test-temp", "configs/resource.yaml")).build(),
                 RESOURCE_CONFIG.getBytes(StandardCharsets.UTF_8));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobName", name);
-        body.put("taskConfigUri", "gs://test-temp/configs/task.yaml");
-        body.put("resourceConfigUri", "gs://test-temp/configs/resource.yaml");
-        api.post("/projects", Map.of("name", "gcs-readers", "allowGcsConfigs", true));
-        ApiClient.Response refused = api.post("/jobs", body);
-        body.put("project", "gcs-readers");
+        JobSubmission body = new JobSubmission().jobName(name).taskConfigUri("gs://test-temp/configs/task.yaml")
+                .resourceConfigUri("gs://test-temp/configs/resource.yaml");
+        api.projects().createProject(new NewProject().name("gcs-readers").allowGcsConfigs(true));
+        ApiException refused = TrainyardClient.refusal(() -> api.jobs().submitJob(body, null));
 
-        String id = submit(body);
+        UUID id = submit(body.project("gcs-readers"));
 
-        assertThat(refused.status()).isEqualTo(422);
-        assertThat(refused.body().toString()).contains("taskConfigUri", "does not allow");
-        assertThat(api.job(id).get("taskConfigSource").asString()).isEqualTo("gs://test-temp/configs/task.yaml");
+        assertThat(refused.getCode()).isEqualTo(422);
+        assertThat(refused.getResponseBody()).contains("taskConfigUri", "does not allow");
+        assertThat(api.job(id).getTaskConfigSource()).isEqualTo("gs://test-temp/configs/task.yaml");
         assertThat(awaitCustomJob(id).getDisplayName()).isEqualTo("gigl_train_" + name);
-        body.put("taskConfigUri", "gs://test-temp/configs/missing.yaml");
-        ApiClient.Response missing = api.post("/jobs", body);
-        assertThat(missing.status()).isEqualTo(422);
-        assertThat(missing.body().toString()).contains("taskConfigUri", "does not exist");
+        ApiException missing = TrainyardClient.refusal(() -> api.jobs().submitJob(body.taskConfigUri("gs://test-temp/configs/missing.yaml"), null));
+        assertThat(missing.getCode()).isEqualTo(422);
+        assertThat(missing.getResponseBody()).contains("taskConfigUri", "does not exist");
     }
 
-    private static String submit(Map<String, Object> body) {
-        return api.submit(body).body().get("id").asString();
+    private static UUID submit(JobSubmission body) {
+        return api.submit(body).getId();
     }
 
-    private static List<CustomJob> customJobsOf(String id) {
-        return vertex.jobs().stream().filter(job -> id.equals(job.getLabelsMap().get("trainyard_job_id"))).toList();
+    private static List<CustomJob> customJobsOf(UUID id) {
+        return vertex.jobs().stream().filter(job -> id.toString().equals(job.getLabelsMap().get("trainyard_job_id"))).toList();
     }
 
-    private static CustomJob awaitCustomJob(String id) throws InterruptedException {
+    private static CustomJob awaitCustomJob(UUID id) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (customJobsOf(id).isEmpty()) {
             if (System.nanoTime() > deadline) {
@@ -554,26 +547,12 @@ class VertexAiJobTest {
         }
     }
 
-    private static void awaitLineCount(String id, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (texts(id).size() < count) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("job " + id + " has " + texts(id).size() + " of " + count + " lines");
-            }
-            Thread.sleep(50);
-        }
+    private static void awaitLineCount(UUID id, int count) {
+        Eventually.await(count + " lines of job " + id, () -> api.logTexts(id).size() >= count, WAIT);
     }
 
-    private static List<String> texts(String id) {
-        List<String> texts = new ArrayList<>();
-        api.get("/jobs/" + id + "/logs?limit=5000").body().get("lines").forEach(line -> texts.add(line.get("text").asString()));
-        return texts;
-    }
-
-    private static List<String> transitions(String id) {
-        List<String> states = new ArrayList<>();
-        api.get("/jobs/" + id + "/events").body().forEach(event -> states.add(event.get("to").asString()));
-        return states;
+    private static List<String> transitions(UUID id) throws ApiException {
+        return api.jobs().listJobEvents(id).stream().map(event -> event.getTo().getValue()).toList();
     }
 
     private static String content(BlobId blob) {

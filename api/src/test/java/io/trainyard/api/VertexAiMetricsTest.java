@@ -7,22 +7,25 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 
 import com.google.cloud.aiplatform.v1.CustomJob;
 import com.google.cloud.aiplatform.v1.JobState;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
-import io.trainyard.testing.ApiClient;
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.MetricTagView;
+import io.trainyard.client.model.ScalarPoint;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TrainyardClient;
 import io.trainyard.testing.VertexAiFakes;
 import io.trainyard.tfevents.EventFileWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A Vertex AI job's TensorBoard scalars, read by the server from the event files its trainer writes to the
@@ -44,10 +47,10 @@ class VertexAiMetricsTest {
                         "--trainyard.vertex-ai.poll-interval=100ms", "--trainyard.vertex-ai.max-poll-interval=200ms",
                         "--trainyard.vertex-ai.log-settle-time=100ms", "--trainyard.vertex-ai.requests-per-minute=100000",
                         "--trainyard.vertex-ai.log-reads-per-minute=100000")) {
-            ApiClient api = server.api();
-            String id = api.submit(VertexAiJobTest.job("vertex_scalars")).body().get("id").asString();
+            TrainyardClient api = server.api();
+            UUID id = api.submit(VertexAiJobTest.job("vertex_scalars")).getId();
             CustomJob customJob = awaitCustomJob(fakes, id);
-            String logs = api.job(id).get("outputs").get("tensorboardLogsUri").asString();
+            String logs = api.job(id).getOutputs().get("tensorboardLogsUri");
             assertThat(logs).isEqualTo("gs://test-perm/vertex_scalars/trainer/logs/");
             BlobId events = BlobId.of("test-perm", "vertex_scalars/trainer/logs/train/events.out.tfevents.1.host");
 
@@ -56,19 +59,19 @@ class VertexAiMetricsTest {
             byte[] tenSteps = eventFile(10);
             int firstFive = eventFile(5).length;
             fakes.storage.create(BlobInfo.newBuilder(events).build(), Arrays.copyOf(tenSteps, firstFive + 9));
-            ApiClient.await("the first five points", () -> steps(api, id).size() == 5, WAIT);
+            Eventually.await("the first five points", () -> steps(api, id).size() == 5, WAIT);
 
             byte[] withCutRecord = Arrays.copyOf(tenSteps, tenSteps.length + 20);
             System.arraycopy(eventFile(11), tenSteps.length, withCutRecord, tenSteps.length, 20);
             fakes.storage.create(BlobInfo.newBuilder(events).build(), withCutRecord);
-            ApiClient.await("ten points", () -> steps(api, id).size() == 10, WAIT);
+            Eventually.await("ten points", () -> steps(api, id).size() == 10, WAIT);
             fakes.vertex.setState(customJob.getName(), JobState.JOB_STATE_SUCCEEDED, null);
             api.awaitEnded(id, WAIT);
 
             assertThat(steps(api, id)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
-            JsonNode tags = api.get("/jobs/" + id + "/metrics").body();
-            assertThat(tags.get(0).get("tag").asString()).isEqualTo("train/loss");
-            assertThat(tags.get(0).get("lastValue").asDouble()).isCloseTo(0.1, within(1e-6));
+            List<MetricTagView> tags = api.metrics().listJobMetrics(id);
+            assertThat(tags.getFirst().getTag()).isEqualTo("train/loss");
+            assertThat(tags.getFirst().getLastValue()).isCloseTo(0.1, within(1e-6));
             assertThat(api.logTexts(id)).anySatisfy(line -> assertThat(line)
                     .contains("TensorBoard event file damaged: train/events.out.tfevents.1.host: skipped 20 bytes"));
         }
@@ -85,15 +88,16 @@ class VertexAiMetricsTest {
         return bytes.toByteArray();
     }
 
-    private static List<Long> steps(ApiClient api, String id) {
-        List<Long> steps = new ArrayList<>();
-        api.get("/jobs/" + id + "/metrics/train/loss").body().get("points").forEach(point -> steps.add(point.get("step").asLong()));
-        return steps;
+    private static List<Long> steps(TrainyardClient api, UUID id) throws ApiException {
+        return api.metrics().getJobMetricSeries(id, "train/loss", null, null, null).getPoints().stream()
+                .map(ScalarPoint::getStep).toList();
     }
 
-    private static CustomJob awaitCustomJob(VertexAiFakes fakes, String id) {
-        ApiClient.await("the CustomJob of job " + id, () -> fakes.vertex.jobs().stream()
-                .anyMatch(job -> id.equals(job.getLabelsMap().get("trainyard_job_id"))), WAIT);
-        return fakes.vertex.jobs().stream().filter(job -> id.equals(job.getLabelsMap().get("trainyard_job_id"))).findFirst().orElseThrow();
+    private static CustomJob awaitCustomJob(VertexAiFakes fakes, UUID id) {
+        String label = id.toString();
+        Eventually.await("the CustomJob of job " + id, () -> fakes.vertex.jobs().stream()
+                .anyMatch(job -> label.equals(job.getLabelsMap().get("trainyard_job_id"))), WAIT);
+        return fakes.vertex.jobs().stream().filter(job -> label.equals(job.getLabelsMap().get("trainyard_job_id"))).findFirst()
+                .orElseThrow();
     }
 }

@@ -15,7 +15,7 @@ import org.springframework.context.support.GenericApplicationContext;
 public final class RunningServer implements AutoCloseable {
 
     private final ConfigurableApplicationContext context;
-    private final ApiClient api;
+    private final TrainyardClient api;
 
     private RunningServer(ConfigurableApplicationContext context, Path dataDir) {
         this.context = context;
@@ -50,7 +50,7 @@ public final class RunningServer implements AutoCloseable {
     }
 
     /** The server as its first global admin (when it made one here; else without a token). */
-    public ApiClient api() {
+    public TrainyardClient api() {
         return api;
     }
 

@@ -28,7 +28,7 @@ public final class ServerExtension implements BeforeAllCallback, AfterAllCallbac
         this.arguments = arguments;
     }
 
-    public ApiClient api() {
+    public TrainyardClient api() {
         return server.api();
     }
 

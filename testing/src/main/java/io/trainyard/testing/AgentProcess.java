@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+
+import io.trainyard.client.ApiException;
+import io.trainyard.client.model.NewAgentToken;
 
 /**
  * An agent in its own JVM, started from {@code agent/target/trainyard-agent.jar} as GPU hosts start it (the
@@ -30,7 +32,7 @@ public final class AgentProcess implements AutoCloseable {
      * @param simulatedGpus GPUs offered for placement (0: CPU slots only)
      * @param extraArguments more {@code --name=value} agent arguments
      */
-    public static AgentProcess start(ApiClient admin, String agentId, Path dataDir, int simulatedGpus,
+    public static AgentProcess start(TrainyardClient admin, String agentId, Path dataDir, int simulatedGpus,
             String... extraArguments) throws IOException {
         return start(admin.baseUrl(), tokenFor(admin, agentId), agentId, dataDir, simulatedGpus, extraArguments);
     }
@@ -51,7 +53,7 @@ public final class AgentProcess implements AutoCloseable {
      * Starts an agent with a token of its own on another host: a command prefix such as {@code ip netns exec h}
      * (see {@link NetworkNamespaces}); it offers CPU slots only.
      */
-    public static AgentProcess startOn(List<String> host, ApiClient admin, String agentId, Path dataDir,
+    public static AgentProcess startOn(List<String> host, TrainyardClient admin, String agentId, Path dataDir,
             String... extraArguments) throws IOException {
         List<String> arguments = new ArrayList<>(List.of("--server=" + admin.baseUrl(), "--token=" + tokenFor(admin, agentId),
                 "--agent-id=" + agentId, "--data-dir=" + dataDir, "--cancel-grace-period=2s"));
@@ -60,12 +62,12 @@ public final class AgentProcess implements AutoCloseable {
     }
 
     /** A new agent token for {@code agentId}, made by a global admin. */
-    public static String tokenFor(ApiClient admin, String agentId) {
-        ApiClient.Response created = admin.post("/agent-tokens", Map.of("agentId", agentId));
-        if (created.status() != 201) {
-            throw new AssertionError("could not create a token for agent " + agentId + ": " + created.status() + " " + created.body());
+    public static String tokenFor(TrainyardClient admin, String agentId) {
+        try {
+            return admin.agentTokens().createAgentToken(new NewAgentToken().agentId(agentId)).getToken();
+        } catch (ApiException e) {
+            throw new AssertionError("could not create a token for agent " + agentId + ": " + e.getCode() + " " + e.getResponseBody(), e);
         }
-        return created.body().get("token").asString();
     }
 
     private static Path agentJar() {

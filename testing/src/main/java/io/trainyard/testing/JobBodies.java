@@ -1,9 +1,11 @@
 package io.trainyard.testing;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.trainyard.client.ApiClient;
+import io.trainyard.client.model.JobSubmission;
 
 /** GiGL configs and submission bodies for tests: a trainer that is a small Python program. */
 public final class JobBodies {
@@ -51,16 +53,22 @@ public final class JobBodies {
                 """.formatted(trainedModelUri, yamlQuoted(command));
     }
 
-    public static Map<String, Object> job(String name, String pythonProgram) {
+    public static JobSubmission job(String name, String pythonProgram) {
         return job(name, pythonProgram, 1);
     }
 
-    public static Map<String, Object> job(String name, String pythonProgram, int workers) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobName", name);
-        body.put("taskConfig", taskConfig(pythonProgram, "outputs/model.pt"));
-        body.put("resourceConfig", RESOURCE_CONFIG.formatted(workers));
-        return body;
+    public static JobSubmission job(String name, String pythonProgram, int workers) {
+        return new JobSubmission().jobName(name).taskConfig(taskConfig(pythonProgram, "outputs/model.pt"))
+                .resourceConfig(RESOURCE_CONFIG.formatted(workers));
+    }
+
+    /**
+     * The submission as the JSON object the generated client would send, for a test that must send what the
+     * typed model cannot hold (a field of the wrong JSON type) over {@link RawHttpClient}.
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> asJson(JobSubmission submission) {
+        return ApiClient.createDefaultObjectMapper().convertValue(submission, Map.class);
     }
 
     /** A program printing {@code count} numbered lines, {@code perBatch} at a time with a short pause. */

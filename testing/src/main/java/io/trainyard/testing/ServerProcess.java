@@ -24,9 +24,9 @@ public final class ServerProcess implements AutoCloseable {
      * A client of a server as its first global admin, when the server wrote that token under this data folder
      * (its first start on a new database, security on); else a client without a token.
      */
-    public static ApiClient client(String baseUrl, Path dataDir) {
-        return Files.exists(dataDir.resolve(ApiClient.ADMIN_TOKEN_FILE)) ? ApiClient.asAdmin(baseUrl, dataDir)
-                : new ApiClient(baseUrl, null);
+    public static TrainyardClient client(String baseUrl, Path dataDir) {
+        return Files.exists(dataDir.resolve(TrainyardClient.ADMIN_TOKEN_FILE)) ? TrainyardClient.asAdmin(baseUrl, dataDir)
+                : new TrainyardClient(baseUrl, null);
     }
 
     /** Starts the server and waits until it answers. */
@@ -42,7 +42,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /** The server as its first global admin (when it made one in this data folder; else without a token). */
-    public ApiClient api() {
+    public TrainyardClient api() {
         return client(baseUrl, dataDir);
     }
 
@@ -63,12 +63,12 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     private void awaitHealthy() {
-        ApiClient.await("the server answering", () -> {
+        Eventually.await("the server answering", () -> {
             if (!process.isAlive()) {
                 throw new AssertionError("the server process exited with " + process.exitValue());
             }
             try {
-                return new ApiClient(baseUrl, null).get("/actuator/health").status() == 200;
+                return new RawHttpClient(baseUrl, null).get("/actuator/health").status() == 200;
             } catch (AssertionError notListeningYet) {
                 return false;
             }

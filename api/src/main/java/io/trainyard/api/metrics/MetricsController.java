@@ -17,10 +17,10 @@ import io.trainyard.scalars.ScalarStore;
 import io.trainyard.security.ProjectAccess;
 import io.trainyard.security.Role;
 import io.trainyard.security.limits.RateLimited;
-import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -40,6 +40,8 @@ public class MetricsController {
     private static final int MAX_POINTS = 100_000;
     /** Chunks read and sent at once by a live follow. */
     private static final int CHUNKS_PER_EVENT_BATCH = 64;
+    /** What a tag may be: any text, not empty, without control characters (a NUL, say, which PostgreSQL text cannot hold). */
+    private static final String TAG = "^[^\\x00-\\x1F\\x7F]+$";
 
     private final ScalarStore store;
     private final JobFollowing following;
@@ -68,8 +70,7 @@ public class MetricsController {
     @Operation(operationId = "followJobMetrics", summary = "Follow the job's scalars as Server-Sent Events",
             description = "Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id "
                     + "orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one "
-                    + "event `end` carrying the job's final state, sent after every point of the job. (A tag named "
-                    + "`stream` is not reachable through the series endpoint; its points arrive here.)",
+                    + "event `end` carrying the job's final state, sent after every point of the job.",
             responses = @ApiResponse(responseCode = "200", content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE)))
     public void stream(@PathVariable UUID id,
             @Parameter(description = "Resume after this event id (set by EventSource on reconnect)",
@@ -88,26 +89,28 @@ public class MetricsController {
         }
     }
 
-    @GetMapping("/{*tag}")
+    /**
+     * The tag is a query parameter, not the rest of the path: tags contain '/' ({@code train/loss}), which a client
+     * generated from the contract encodes in a path parameter as %2F, and the firewall refuses encoded slashes.
+     */
+    @GetMapping("/series")
     @Operation(operationId = "getJobMetricSeries", summary = "One tag's points of one attempt, by step, downsampled to at most maxPoints",
-            description = "The tag is the rest of the path (tags contain '/', e.g. `train/loss`). Downsampling keeps "
-                    + "the lowest and the highest point of each of maxPoints/2 runs of consecutive points, so spikes stay.")
-    public MetricSeriesView series(@PathVariable UUID id, @PathVariable String tag,
+            description = "Downsampling keeps the lowest and the highest point of each of maxPoints/2 runs of consecutive "
+                    + "points, so spikes stay.")
+    public MetricSeriesView series(@PathVariable UUID id,
+            @Parameter(description = "The tag, as the trainer wrote it (e.g. `train/loss`)")
+            @RequestParam @Pattern(regexp = TAG, message = "must name a tag, without control characters") String tag,
             @Parameter(description = "The attempt (default: the latest that wrote the tag)")
             @RequestParam(required = false) @Min(1) @Nullable Integer attempt,
             @Parameter(description = "Only points with a step above this one (empty: all)", allowEmptyValue = true)
             @RequestParam(required = false) @Nullable Long after,
             @Parameter(description = "At most this many points (2 to 100000)")
             @RequestParam(defaultValue = "1000") @Min(2) @Max(MAX_POINTS) int maxPoints) {
-        String name = tag.startsWith("/") ? tag.substring(1) : tag;
-        if (name.isEmpty()) {
-            throw new InvalidRequestException("tag", "must name a tag, e.g. /jobs/{id}/metrics/train/loss");
-        }
         access.requireJob(id, Role.VIEWER);
         JobQueries.Status status = queries.status(id);
-        Integer chosen = attempt != null ? attempt : store.latestAttempt(id, name);
+        Integer chosen = attempt != null ? attempt : store.latestAttempt(id, tag);
         ScalarStore.Series series = chosen == null ? new ScalarStore.Series(0, List.of())
-                : store.series(id, name, chosen, after == null ? Long.MIN_VALUE : after, maxPoints);
-        return new MetricSeriesView(name, chosen, series.total(), series.downsampled(), series.points(), status.state());
+                : store.series(id, tag, chosen, after == null ? Long.MIN_VALUE : after, maxPoints);
+        return new MetricSeriesView(tag, chosen, series.total(), series.downsampled(), series.points(), status.state());
     }
 }
