@@ -1,10 +1,6 @@
 package io.trainyard.api;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -14,12 +10,12 @@ import io.trainyard.client.model.OnAgent;
 import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
-import io.trainyard.testing.TestDatabase;
 import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A host with GPUs, as {@code nvidia-smi} reports them (a stand-in script prints what the real one would):
@@ -35,15 +31,7 @@ class GpuPlacementTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        Path nvidiaSmi = dataDir.resolve("nvidia-smi");
-        Files.writeString(nvidiaSmi, """
-                #!/bin/sh
-                echo "0, NVIDIA H100 80GB HBM3, 81559"
-                echo "1, NVIDIA H100 80GB HBM3, 81559"
-                echo "2, NVIDIA H100 80GB HBM3, 81559"
-                """);
-        Files.setPosixFilePermissions(nvidiaSmi, PosixFilePermissions.fromString("rwxr-xr-x"));
-        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "gpu-node", "--trainyard.local.nvidia-smi=" + nvidiaSmi);
+        server = RunningServer.startWithThreeGpus(dataDir, "gpu-node");
         api = server.api();
     }
 

@@ -1,6 +1,9 @@
 package io.trainyard.testing;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,6 +33,22 @@ public final class RunningServer implements AutoCloseable {
      */
     public static RunningServer start(String databaseUrl, Path dataDir, String nodeId, String... extraArguments) {
         return start(context -> { }, databaseUrl, dataDir, nodeId, extraArguments);
+    }
+
+    /**
+     * A server on its embedded PostgreSQL whose own agent sees three H100 GPUs: a stand-in {@code nvidia-smi}
+     * (written into the data folder) prints what the real one would on such a host.
+     */
+    public static RunningServer startWithThreeGpus(Path dataDir, String nodeId) throws IOException {
+        Path nvidiaSmi = dataDir.resolve("nvidia-smi");
+        Files.writeString(nvidiaSmi, """
+                #!/bin/sh
+                echo "0, NVIDIA H100 80GB HBM3, 81559"
+                echo "1, NVIDIA H100 80GB HBM3, 81559"
+                echo "2, NVIDIA H100 80GB HBM3, 81559"
+                """);
+        Files.setPosixFilePermissions(nvidiaSmi, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return start(TestDatabase.newDatabaseUrl(), dataDir, nodeId, "--trainyard.local.nvidia-smi=" + nvidiaSmi);
     }
 
     /**
