@@ -1,9 +1,8 @@
 package io.trainyard.security;
 
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
+import io.trainyard.problem.ProblemJson;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
@@ -17,7 +16,6 @@ import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The answers of the security filters, which run before Spring MVC and its problem handling: RFC 9457 problem
@@ -27,8 +25,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Component
 public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final FailedAuthentications failures;
 
@@ -44,7 +40,7 @@ public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedH
         failures.record(request, refused ? "refused" : "missing", reason);
         response.setHeader(HttpHeaders.WWW_AUTHENTICATE, refused
                 ? "Bearer realm=\"trainyard\", error=\"invalid_token\"" : "Bearer realm=\"trainyard\"");
-        write(request, response, HttpStatus.UNAUTHORIZED, "Authentication required", reason);
+        ProblemJson.write(request, response, HttpStatus.UNAUTHORIZED, "Authentication required", reason);
     }
 
     @Override
@@ -52,24 +48,11 @@ public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedH
         String detail = e instanceof CsrfException
                 ? "a change made with the session cookie needs the XSRF-TOKEN cookie's value in the X-XSRF-TOKEN header"
                 : "this token may not " + request.getMethod() + " " + request.getRequestURI();
-        write(request, response, HttpStatus.FORBIDDEN, "Forbidden", detail);
+        ProblemJson.write(request, response, HttpStatus.FORBIDDEN, "Forbidden", detail);
     }
 
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException e) throws IOException {
-        write(request, response, HttpStatus.BAD_REQUEST, "Bad request", "the URL is not one this server accepts");
-    }
-
-    private static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,
-            String detail) throws IOException {
-        Map<String, Object> problem = new LinkedHashMap<>();
-        problem.put("type", "about:blank");
-        problem.put("title", title);
-        problem.put("status", status.value());
-        problem.put("detail", detail);
-        problem.put("instance", request.getRequestURI());
-        response.setStatus(status.value());
-        response.setContentType("application/problem+json");
-        response.getOutputStream().write(JSON.writeValueAsBytes(problem));
+        ProblemJson.write(request, response, HttpStatus.BAD_REQUEST, "Bad request", "the URL is not one this server accepts");
     }
 }

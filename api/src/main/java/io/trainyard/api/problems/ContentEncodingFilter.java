@@ -2,6 +2,7 @@ package io.trainyard.api.problems;
 
 import java.io.IOException;
 
+import io.trainyard.problem.ProblemJson;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

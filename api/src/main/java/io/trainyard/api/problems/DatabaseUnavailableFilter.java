@@ -4,6 +4,7 @@ import java.io.IOException;
 
 import io.trainyard.database.DatabaseConnectivity;
 import io.trainyard.database.DatabaseFailures;
+import io.trainyard.problem.ProblemJson;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -3,6 +3,7 @@ package io.trainyard.api.problems;
 import java.io.IOException;
 import java.util.Locale;
 
+import io.trainyard.problem.ProblemJson;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

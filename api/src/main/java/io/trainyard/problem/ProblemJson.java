@@ -1,4 +1,4 @@
-package io.trainyard.api.problems;
+package io.trainyard.problem;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -9,15 +9,19 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpStatus;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Writes a problem detail straight to the response, for answers given outside Spring MVC (filters). */
-final class ProblemJson {
+/**
+ * Writes a problem detail straight to the response, for answers given outside Spring MVC: the API's request filters
+ * and Spring Security's refusals. (Its own package: both the API's and the security's packages use it, and neither
+ * may depend on the other's.)
+ */
+public final class ProblemJson {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private ProblemJson() {
     }
 
-    static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,
+    public static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,
             String detail) throws IOException {
         Map<String, Object> problem = new LinkedHashMap<>();
         problem.put("type", "about:blank");
