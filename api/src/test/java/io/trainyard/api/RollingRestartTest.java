@@ -33,9 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
 class RollingRestartTest {
 
     private static final int JOBS = 200;
-    // Longer than a replica takes to start again on a loaded machine, so its agent re-attaches to its runs.
+    // Longer than a replica takes to start again on a loaded machine, so its agent re-attaches to its runs (60 s was
+    // not, once, with two builds beside the test on 2 cores: a replica's own agent was declared lost mid-restart).
+    // No job waits for a lease to run out here, so a longer one costs no time.
     // Two slots each: the 200 jobs (2 s each) take longer than the three restarts, so they run through all of them.
-    private static final List<String> SETTINGS = List.of("--trainyard.agent.lease=60s", "--trainyard.local.cpu-slots=2");
+    private static final List<String> SETTINGS = List.of("--trainyard.agent.lease=120s", "--trainyard.local.cpu-slots=2");
 
     @TempDir
     Path dataDir;
