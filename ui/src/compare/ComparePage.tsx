@@ -6,6 +6,7 @@ import { StateChip, isActive } from "../jobs/StateChip";
 import { MetricCard, XAxisPicker } from "../metrics/MetricCard";
 import type { Line, XAxis } from "../metrics/lines";
 import { metricTagsQuery, useMetricSeries } from "../metrics/queries";
+import { inWrittenOrder } from "../metrics/tags";
 import { MAX_COMPARED, compareHref, jobLabels, parseJobIds, sharedTags, tensorBoardHref } from "./compare";
 
 /**
@@ -35,7 +36,7 @@ export function ComparePage() {
   });
   const loading = shown.length + failed.length < ids.length;
   const labels = jobLabels(shown.map(({ id, job }) => ({ id, name: job.jobName ?? id })));
-  const shared = sharedTags(shown.map((one) => one.tags.map((tag) => tag.tag)));
+  const shared = sharedTags(shown.map((one) => inWrittenOrder(one.tags).map((tag) => tag.tag)));
 
   if (ids.length === 0) {
     return (

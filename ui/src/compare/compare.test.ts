@@ -12,16 +12,16 @@ describe("a comparison", () => {
     expect(tensorBoardHref(["a", "b", "c"])).toBe("/tensorboard?jobs=a,b,c");
   });
 
-  it("charts the tags every job has and names the others with how many jobs have them", () => {
+  it("charts the tags every job has and names the others with how many jobs have them, in the order they come", () => {
     const shared = sharedTags([
       ["train/loss", "val/mrr", "train/learning_rate"],
       ["train/loss", "train/learning_rate", "val/mrr"],
       ["train/learning_rate", "train/loss", "gpu/allocated_bytes"],
     ]);
-    expect(shared.common).toEqual(["train/learning_rate", "train/loss"]);
+    expect(shared.common).toEqual(["train/loss", "train/learning_rate"]);
     expect(shared.partial).toEqual([
-      { tag: "gpu/allocated_bytes", jobs: 1 },
       { tag: "val/mrr", jobs: 2 },
+      { tag: "gpu/allocated_bytes", jobs: 1 },
     ]);
   });
 

@@ -29,13 +29,13 @@ export interface SharedTags {
   partial: { tag: string; jobs: number }[];
 }
 
-/** Which tags the jobs share, given each job's tags. */
+/** Which tags the jobs share, given each job's tags, in the order they first appear. */
 export function sharedTags(tagsPerJob: string[][]): SharedTags {
   const counts = new Map<string, number>();
   for (const tags of tagsPerJob) {
     for (const tag of new Set(tags)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
   }
-  const names = [...counts.keys()].sort();
+  const names = [...counts.keys()];
   return {
     common: names.filter((tag) => counts.get(tag) === tagsPerJob.length),
     partial: names.filter((tag) => counts.get(tag)! < tagsPerJob.length).map((tag) => ({ tag, jobs: counts.get(tag)! })),

@@ -4,6 +4,7 @@ import { isActive } from "../jobs/StateChip";
 import { MetricCard, XAxisPicker } from "./MetricCard";
 import { formatValue, type Line, type XAxis } from "./lines";
 import { REFRESH_MS, useMetricSeries, useMetricTags } from "./queries";
+import { inWrittenOrder } from "./tags";
 
 /** A job's Metrics tab: a chart per scalar tag its trainer wrote, every attempt a line of its own. */
 export function MetricsTab({ job }: { job: Job }) {
@@ -22,7 +23,7 @@ export function MetricsTab({ job }: { job: Job }) {
         <p className="muted">{live ? "No scalars yet: the trainer's TensorBoard scalars show here as they are written." : "This job wrote no TensorBoard scalars."}</p>
       )}
       <div className="metric-grid">
-        {tags.data.map((tag) => (
+        {inWrittenOrder(tags.data).map((tag) => (
           <AttemptsChart key={tag.tag} jobId={job.id!} tag={tag} axis={axis} />
         ))}
       </div>
