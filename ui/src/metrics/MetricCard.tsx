@@ -19,7 +19,10 @@ export function MetricCard(props: { tag: string; summary?: ReactNode; lines: Lin
       ) : (
         <p className="muted chart-placeholder">{loaded.length < series.length ? "Loading…" : "No points."}</p>
       )}
-      <p className="muted chart-note">{downsampleNote(loaded)}</p>
+      <p className="muted chart-note">
+        {downsampleNote(loaded)}
+        {loaded.length < series.length && ` · loading ${series.length - loaded.length} more line(s)…`}
+      </p>
     </figure>
   );
 }
