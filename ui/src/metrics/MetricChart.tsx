@@ -9,6 +9,11 @@ const COLOURS = ["#2b6cb0", "#dd6b20", "#38a169", "#c53030", "#805ad5", "#d69e2e
 
 const X_LABELS: Record<XAxis, string> = { step: "step", elapsed: "seconds since the line's first point", wall: "" };
 
+/** The y axis as wide as its longest tick label (about 7 px a character in uPlot's font), so none is cut off. */
+function tickLabelsWidth(_: uPlot, values: string[] | null): number {
+  return 18 + 7 * Math.max(3, ...(values ?? []).map((value) => String(value).length));
+}
+
 /**
  * One tag's lines drawn by uPlot, which draws on a canvas and stays fast with many lines of thousands of points.
  * Hovering shows every line's value at that x in the legend (clicking a legend entry hides its line); the cursor
@@ -30,7 +35,7 @@ export function MetricChart({ lines, axis }: { lines: Line[]; axis: XAxis }) {
         width: element.clientWidth,
         height: HEIGHT,
         scales: { x: { time: axis === "wall" } },
-        axes: [{ label: X_LABELS[axis] || undefined }, { size: 60, values: (_, ticks) => ticks.map(formatValue) }],
+        axes: [{ label: X_LABELS[axis] || undefined }, { size: tickLabelsWidth, values: (_, ticks) => ticks.map(formatValue) }],
         series: [
           { label: axis === "step" ? "step" : axis === "elapsed" ? "seconds" : "time" },
           ...lines.map((line, index) => ({
