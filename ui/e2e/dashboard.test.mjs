@@ -2,6 +2,7 @@
 // embedded PostgreSQL, whose local pool runs the real runtime. Screenshots of the main pages go to docs/.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { call, startServer } from "./server.mjs";
@@ -13,6 +14,7 @@ const docs = (name) => resolve(root, "docs", name);
 let server;
 let browser;
 let page;
+let demoId;
 
 before(async () => {
   // One CPU slot: a second job must wait in the queue while the first runs.
@@ -102,6 +104,7 @@ test("submits the demo job from the Submit page, follows its live log, searches 
   await page.getByRole("button", { name: "Submit", exact: true }).dblclick();
   await page.waitForURL(/\/ui\/jobs\/[0-9a-f-]{36}$/);
   const id = page.url().split("/").at(-1);
+  demoId = id;
 
   // The log follows live: lines arrive while the job runs.
   await page.getByTestId("log-status").filter({ hasText: /[1-9][\d,]* lines · live/ }).waitFor({ timeout: 180_000 });
@@ -118,6 +121,48 @@ test("submits the demo job from the Submit page, follows its live log, searches 
   const jobs = await call(server, "GET", "/jobs?namePrefix=demo_link_prediction");
   assert.equal(jobs.jobs.length, 1);
   assert.equal(jobs.jobs[0].id, id);
+});
+
+test("the demo job's Metrics tab charts its scalars by step or time, train/loss among them", async () => {
+  await page.getByRole("tab", { name: "Metrics" }).click();
+  const loss = page.locator('[data-testid="metric-chart"][data-tag="train/loss"]');
+  await loss.locator("canvas").first().waitFor();
+  await loss.locator(".u-legend", { hasText: "attempt 1" }).waitFor();
+  assert.match(await loss.locator(".chart-note").textContent(), /^[1-9][\d,]* points/);
+  assert.ok((await page.getByTestId("metric-chart").count()) > 3, "a chart per tag: loss, learning rate, rates, validation, test");
+  await page.getByLabel("Time since start").check();
+  await loss.locator(".u-legend", { hasText: "seconds" }).waitFor();
+  await page.getByLabel("Step", { exact: true }).check();
+  await loss.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: docs("dashboard-job-metrics.png") });
+});
+
+test("compares two jobs picked on the Jobs page: their train/loss curves on one chart, and TensorBoard's comparison linked", async () => {
+  // A shorter run of the demo with another learning rate, submitted through the API.
+  const task = readFileSync(resolve(root, "examples/link-prediction/task_config.yaml"), "utf8")
+    .replace('num_max_train_batches: "300"', 'num_max_train_batches: "60"')
+    .replace('learning_rate: "0.005"', 'learning_rate: "0.02"');
+  const resource = readFileSync(resolve(root, "examples/link-prediction/resource_config.yaml"), "utf8");
+  const short = await call(server, "POST", "/jobs", { jobName: "demo_short_run", taskConfig: task, resourceConfig: resource });
+  let state;
+  await waitFor(async () => ["SUCCEEDED", "FAILED", "CANCELLED"].includes((state = (await call(server, "GET", `/jobs/${short.id}`)).state)), DEMO_TIMEOUT_MS);
+  assert.equal(state, "SUCCEEDED");
+
+  await page.getByRole("link", { name: "Jobs", exact: true }).click();
+  await page.getByLabel("Select demo_link_prediction", { exact: true }).check();
+  await page.getByLabel("Select demo_short_run", { exact: true }).check();
+  await page.getByRole("button", { name: "Compare 2 selected" }).click();
+  await page.waitForURL(/\/ui\/compare\?jobs=/);
+  assert.deepEqual(new URL(page.url()).searchParams.get("jobs").split(",").sort(), [demoId, short.id].sort());
+
+  const loss = page.locator('[data-testid="metric-chart"][data-tag="train/loss"]');
+  await loss.locator("canvas").first().waitFor();
+  await loss.locator(".u-legend", { hasText: "demo_link_prediction" }).filter({ hasText: "demo_short_run" }).waitFor();
+  const tensorBoard = page.getByRole("link", { name: "Open in TensorBoard" });
+  assert.match(await tensorBoard.getAttribute("href"), new RegExp(`^/tensorboard\\?jobs=${page.url().split("jobs=")[1]}$`));
+  await waitFor(async () => (await page.locator(".chart-note", { hasText: "loading" }).count()) === 0, 60_000);
+  await loss.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: docs("dashboard-compare.png") });
 });
 
 test("shows the pool and the queue, cancels a running job, and bulk-cancels a queued one", async () => {

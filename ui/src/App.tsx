@@ -9,6 +9,8 @@ import { QueuePage } from "./queue/QueuePage";
 
 // The YAML editor (CodeMirror) is most of the bundle: it loads with the first page that shows one.
 const SubmitPage = lazy(() => import("./submit/SubmitPage").then((module) => ({ default: module.SubmitPage })));
+// So is uPlot for the charts: the Compare page (and a job's Metrics tab) load it when opened.
+const ComparePage = lazy(() => import("./compare/ComparePage").then((module) => ({ default: module.ComparePage })));
 
 /** The dashboard's pages live under /ui/, apart from the API's own paths (/jobs, /agents, …). */
 export function App() {
@@ -36,6 +38,7 @@ export function App() {
         <Routes>
           <Route path="/ui/jobs" element={<JobsPage />} />
           <Route path="/ui/jobs/:id" element={<JobPage />} />
+          <Route path="/ui/compare" element={<ComparePage />} />
           <Route path="/ui/submit" element={<SubmitPage />} />
           <Route path="/ui/queue" element={<QueuePage />} />
           <Route path="/ui/pool" element={<PoolPage />} />

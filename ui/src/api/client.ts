@@ -6,6 +6,9 @@ export type JobState = NonNullable<Job["state"]>;
 export type Agent = components["schemas"]["Agent"];
 export type LogLine = components["schemas"]["LogLine"];
 export type JobEvent = components["schemas"]["JobEvent"];
+export type MetricTag = components["schemas"]["MetricTagView"];
+export type MetricSeries = components["schemas"]["MetricSeriesView"];
+export type ScalarPoint = components["schemas"]["ScalarPoint"];
 
 /** A field the server refused (a problem detail's `errors`), e.g. `taskConfig.trainerConfig.trainerClsPath`. */
 export interface FieldError {

@@ -9,9 +9,11 @@ import { LogViewer } from "../logs/LogViewer";
 import { EventTimeline } from "./EventTimeline";
 import { lazy, Suspense, useState } from "react";
 
-type Tab = "logs" | "events" | "configs";
+type Tab = "logs" | "metrics" | "events" | "configs";
 
 const YamlEditor = lazy(() => import("../common/YamlEditor").then((module) => ({ default: module.YamlEditor })));
+// The charts (uPlot) load with the first Metrics tab opened, not with the jobs list.
+const MetricsTab = lazy(() => import("../metrics/MetricsTab").then((module) => ({ default: module.MetricsTab })));
 
 export function JobPage() {
   const { id } = useParams() as { id: string };
@@ -43,13 +45,18 @@ export function JobPage() {
       </div>
       <Summary job={j} />
       <div className="tabs" role="tablist">
-        {(["logs", "events", "configs"] as Tab[]).map((name) => (
+        {(["logs", "metrics", "events", "configs"] as Tab[]).map((name) => (
           <button key={name} role="tab" aria-selected={tab === name} onClick={() => setTab(name)}>
             {name[0].toUpperCase() + name.slice(1)}
           </button>
         ))}
       </div>
       {tab === "logs" && <LogViewer jobId={id} workers={j.workers ?? 1} />}
+      {tab === "metrics" && (
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <MetricsTab job={j} />
+        </Suspense>
+      )}
       {tab === "events" && <EventTimeline jobId={id} />}
       {tab === "configs" && <Configs jobId={id} />}
     </section>

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { api, unwrap, type Job, type JobState } from "../api/client";
 import { ConfirmButton } from "../common/Confirm";
+import { CompareButton } from "../compare/CompareButton";
 import { COLUMNS, loadColumns, saveColumns } from "./columns";
 import { useJobs, type JobFilter } from "./jobs";
 import { STATES, ACTIVE_STATES, isActive } from "./StateChip";
@@ -51,7 +52,8 @@ export function JobsPage() {
 
   const shown = COLUMNS.filter((c) => columns.includes(c.id));
   const template = `2rem ${shown.map((c) => c.width).join(" ")}`;
-  const cancellable = rows.filter((job) => selected.has(job.id!) && isActive(job.state));
+  const ticked = rows.filter((job) => selected.has(job.id!));
+  const cancellable = ticked.filter((job) => isActive(job.state));
 
   function toggleColumn(id: string) {
     const next = columns.includes(id) ? columns.filter((c) => c !== id) : COLUMNS.map((c) => c.id).filter((c) => c === id || columns.includes(c));
@@ -121,6 +123,7 @@ export function JobsPage() {
           question={`Cancel ${cancellable.length} job(s): ${cancellable.map((j) => j.jobName).join(", ")}?`}
           onConfirm={cancelSelected}
         />
+        <CompareButton jobIds={ticked.map((job) => job.id!)} />
       </div>
       {jobs.error && <p className="error">{jobs.error.message}</p>}
       <div className="grid-head" style={{ gridTemplateColumns: template }}>

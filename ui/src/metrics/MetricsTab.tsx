@@ -1,0 +1,55 @@
+import { useMemo, useState } from "react";
+import type { Job, MetricTag } from "../api/client";
+import { isActive } from "../jobs/StateChip";
+import { MetricCard, XAxisPicker } from "./MetricCard";
+import { formatValue, type Line, type XAxis } from "./lines";
+import { REFRESH_MS, useMetricSeries, useMetricTags } from "./queries";
+import { inWrittenOrder } from "./tags";
+
+/** A job's Metrics tab: a chart per scalar tag its trainer wrote, every attempt a line of its own. */
+export function MetricsTab({ job }: { job: Job }) {
+  const live = isActive(job.state);
+  const tags = useMetricTags(job.id!, live);
+  const [axis, setAxis] = useState<XAxis>("step");
+  if (tags.error) return <p className="error">{tags.error.message}</p>;
+  if (!tags.data) return <p className="muted">Loading…</p>;
+  return (
+    <div className="metrics">
+      <div className="metrics-toolbar">
+        <XAxisPicker value={axis} onChange={setAxis} />
+        <span className="muted">{live ? `Live: read again every ${REFRESH_MS / 1000} s while the job runs` : `The job is ${job.state}.`}</span>
+      </div>
+      {tags.data.length === 0 && (
+        <p className="muted">{live ? "No scalars yet: the trainer's TensorBoard scalars show here as they are written." : "This job wrote no TensorBoard scalars."}</p>
+      )}
+      <div className="metric-grid">
+        {inWrittenOrder(tags.data).map((tag) => (
+          <AttemptsChart key={tag.tag} jobId={job.id!} tag={tag} axis={axis} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** One tag: a line per attempt that wrote it, so a retry's curve lies over the first run's. */
+function AttemptsChart({ jobId, tag, axis }: { jobId: string; tag: MetricTag; axis: XAxis }) {
+  const attempts = Array.from({ length: tag.lastAttempt }, (_, index) => index + 1);
+  const series = useMetricSeries(attempts.map((attempt) => ({ jobId, tag: tag.tag, attempt })));
+  const updated = series.map((one) => one.dataUpdatedAt).join();
+  const lines = useMemo(
+    (): Line[] =>
+      series.flatMap((one, index) => (one.data?.points.length ? [{ label: `attempt ${attempts[index]}`, points: one.data.points }] : [])),
+    // The queries' array is new on every render; their answers change only when one is read again.
+    [updated],
+  );
+  return (
+    <MetricCard
+      tag={tag.tag}
+      summary={`last ${formatValue(tag.lastValue)} · min ${formatValue(tag.min)} · max ${formatValue(tag.max)} · steps ${tag.firstStep}–${tag.lastStep}`}
+      lines={lines}
+      series={series.map((one) => one.data)}
+      axis={axis}
+      error={series.find((one) => one.error)?.error}
+    />
+  );
+}
