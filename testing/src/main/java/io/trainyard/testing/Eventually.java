@@ -1,8 +1,9 @@
 package io.trainyard.testing;
 
 import java.time.Duration;
+import java.util.function.Predicate;
 
-/** Waiting in tests for something another process does: polls a condition until it holds or time runs out. */
+/** Waiting in tests for something another process does: polls until a condition holds or time runs out. */
 public final class Eventually {
 
     private static final long POLL_MILLIS = 50;
@@ -10,7 +11,13 @@ public final class Eventually {
     private Eventually() {
     }
 
-    /** A condition to poll; it may call the API (whose generated client throws checked exceptions). */
+    /** A reading to poll; it may call the API (whose generated client throws checked exceptions). */
+    @FunctionalInterface
+    public interface Reading<T> {
+        T read() throws Exception;
+    }
+
+    /** A condition to poll; it may call the API. */
     @FunctionalInterface
     public interface Condition {
         boolean holds() throws Exception;
@@ -18,17 +25,27 @@ public final class Eventually {
 
     /** Polls until {@code condition} holds, failing after {@code timeout} or when checking it throws. */
     public static void await(String what, Condition condition, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!holds(what, condition)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + " did not happen in " + timeout);
-            }
-            pause();
-        }
+        until(what, condition::holds, Boolean::booleanValue, timeout);
     }
 
-    /** The pause between two polls. */
-    static void pause() {
+    /**
+     * Reads until the value satisfies {@code condition} and answers it, failing after {@code timeout} (with the
+     * last value read) or when reading throws.
+     */
+    public static <T> T until(String what, Reading<T> reading, Predicate<T> condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        T value = read(what, reading);
+        while (!condition.test(value)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + " did not happen in " + timeout + " (last read: " + value + ")");
+            }
+            pause();
+            value = read(what, reading);
+        }
+        return value;
+    }
+
+    private static void pause() {
         try {
             Thread.sleep(POLL_MILLIS);
         } catch (InterruptedException e) {
@@ -37,9 +54,9 @@ public final class Eventually {
         }
     }
 
-    private static boolean holds(String what, Condition condition) {
+    private static <T> T read(String what, Reading<T> reading) {
         try {
-            return condition.holds();
+            return reading.read();
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Exception e) {

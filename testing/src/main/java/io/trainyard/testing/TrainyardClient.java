@@ -173,16 +173,7 @@ public final class TrainyardClient {
 
     /** Polls the job until {@code condition} holds, failing after {@code timeout}. */
     public Job awaitJob(UUID id, Predicate<Job> condition, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Job job = job(id);
-        while (!condition.test(job)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("job " + id + " did not reach the expected state in " + timeout + ": " + job);
-            }
-            Eventually.pause();
-            job = job(id);
-        }
-        return job;
+        return Eventually.until("job " + id + " reaching the expected state", () -> job(id), condition, timeout);
     }
 
     public Job awaitState(UUID id, Job.StateEnum state, Duration timeout) {
