@@ -186,7 +186,7 @@ test("shows the pool and the queue, cancels a running job, and bulk-cancels a qu
   await page.screenshot({ path: docs("dashboard-jobs.png") });
 
   await page.getByRole("link", { name: "sleeper_running" }).click();
-  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click();
   await page.locator(".job-head .chip", { hasText: "CANCELLED" }).waitFor({ timeout: 60_000 });
 
