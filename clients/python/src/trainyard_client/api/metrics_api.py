@@ -341,9 +341,9 @@ class MetricsApi:
         self,
         id: UUID,
         tag: Annotated[str, Field(strict=True, description="The tag, as the trainer wrote it (e.g. `train/loss`)")],
-        attempt: Annotated[Optional[Annotated[int, Field(strict=True, ge=1)]], Field(description="The attempt (default: the latest that wrote the tag)")] = None,
+        attempt: Annotated[Optional[Annotated[int, Field(strict=True, ge=1)]], Field(description="The attempt (absent or empty: the latest that wrote the tag)")] = None,
         after: Annotated[Optional[StrictInt], Field(description="Only points with a step above this one (empty: all)")] = None,
-        max_points: Annotated[Optional[Annotated[int, Field(le=100000, strict=True, ge=2)]], Field(description="At most this many points (2 to 100000)")] = None,
+        max_points: Annotated[Optional[Annotated[int, Field(le=100000, strict=True, ge=2)]], Field(description="At most this many points (2 to 100000); empty: the default")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -365,11 +365,11 @@ class MetricsApi:
         :type id: str
         :param tag: The tag, as the trainer wrote it (e.g. `train/loss`) (required)
         :type tag: str
-        :param attempt: The attempt (default: the latest that wrote the tag)
+        :param attempt: The attempt (absent or empty: the latest that wrote the tag)
         :type attempt: int
         :param after: Only points with a step above this one (empty: all)
         :type after: int
-        :param max_points: At most this many points (2 to 100000)
+        :param max_points: At most this many points (2 to 100000); empty: the default
         :type max_points: int
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -429,9 +429,9 @@ class MetricsApi:
         self,
         id: UUID,
         tag: Annotated[str, Field(strict=True, description="The tag, as the trainer wrote it (e.g. `train/loss`)")],
-        attempt: Annotated[Optional[Annotated[int, Field(strict=True, ge=1)]], Field(description="The attempt (default: the latest that wrote the tag)")] = None,
+        attempt: Annotated[Optional[Annotated[int, Field(strict=True, ge=1)]], Field(description="The attempt (absent or empty: the latest that wrote the tag)")] = None,
         after: Annotated[Optional[StrictInt], Field(description="Only points with a step above this one (empty: all)")] = None,
-        max_points: Annotated[Optional[Annotated[int, Field(le=100000, strict=True, ge=2)]], Field(description="At most this many points (2 to 100000)")] = None,
+        max_points: Annotated[Optional[Annotated[int, Field(le=100000, strict=True, ge=2)]], Field(description="At most this many points (2 to 100000); empty: the default")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -453,11 +453,11 @@ class MetricsApi:
         :type id: str
         :param tag: The tag, as the trainer wrote it (e.g. `train/loss`) (required)
         :type tag: str
-        :param attempt: The attempt (default: the latest that wrote the tag)
+        :param attempt: The attempt (absent or empty: the latest that wrote the tag)
         :type attempt: int
         :param after: Only points with a step above this one (empty: all)
         :type after: int
-        :param max_points: At most this many points (2 to 100000)
+        :param max_points: At most this many points (2 to 100000); empty: the default
         :type max_points: int
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -517,9 +517,9 @@ class MetricsApi:
         self,
         id: UUID,
         tag: Annotated[str, Field(strict=True, description="The tag, as the trainer wrote it (e.g. `train/loss`)")],
-        attempt: Annotated[Optional[Annotated[int, Field(strict=True, ge=1)]], Field(description="The attempt (default: the latest that wrote the tag)")] = None,
+        attempt: Annotated[Optional[Annotated[int, Field(strict=True, ge=1)]], Field(description="The attempt (absent or empty: the latest that wrote the tag)")] = None,
         after: Annotated[Optional[StrictInt], Field(description="Only points with a step above this one (empty: all)")] = None,
-        max_points: Annotated[Optional[Annotated[int, Field(le=100000, strict=True, ge=2)]], Field(description="At most this many points (2 to 100000)")] = None,
+        max_points: Annotated[Optional[Annotated[int, Field(le=100000, strict=True, ge=2)]], Field(description="At most this many points (2 to 100000); empty: the default")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -541,11 +541,11 @@ class MetricsApi:
         :type id: str
         :param tag: The tag, as the trainer wrote it (e.g. `train/loss`) (required)
         :type tag: str
-        :param attempt: The attempt (default: the latest that wrote the tag)
+        :param attempt: The attempt (absent or empty: the latest that wrote the tag)
         :type attempt: int
         :param after: Only points with a step above this one (empty: all)
         :type after: int
-        :param max_points: At most this many points (2 to 100000)
+        :param max_points: At most this many points (2 to 100000); empty: the default
         :type max_points: int
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request

@@ -97,6 +97,26 @@ class MalformedRequestTest {
                 new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'}), 400);
     }
 
+    @Test
+    void aQueryParameterWithoutANameIsABadRequest() throws IOException {
+        assertProblem(send("GET /jobs?=x&limit=5", "Accept: application/json", null), 400);
+        assertProblem(send("GET /jobs?limit=%zz", "Accept: application/json", null), 400);
+    }
+
+    /** Spring would bind the first value and drop the rest; the contract gives limit one value. */
+    @Test
+    void aSingleValuedQueryParameterGivenTwiceIsABadRequestNamingIt() throws IOException {
+        Answer answer = send("GET /jobs?limit=&limit=x", "Accept: application/json", null);
+        assertProblem(answer, 400);
+        assertThat(RawHttpClient.JSON.readTree(answer.body()).get("errors").get(0).get("field").asString()).isEqualTo("limit");
+    }
+
+    @Test
+    void aRepeatableQueryParameterMayBeGivenTwiceAndEmptyValuesMeanAny() throws IOException {
+        assertThat(send("GET /jobs?state=QUEUED&state=RUNNING", "Accept: application/json", null).status()).isEqualTo(200);
+        assertThat(send("GET /jobs?state=&state=&label=&label=", "Accept: application/json", null).status()).isEqualTo(200);
+    }
+
     private record Answer(int status, String headers, String body) {
     }
 

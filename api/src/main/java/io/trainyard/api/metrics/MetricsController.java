@@ -100,11 +100,11 @@ public class MetricsController {
     public MetricSeriesView series(@PathVariable UUID id,
             @Parameter(description = "The tag, as the trainer wrote it (e.g. `train/loss`)")
             @RequestParam @Pattern(regexp = TAG, message = "must name a tag, without control characters") String tag,
-            @Parameter(description = "The attempt (default: the latest that wrote the tag)")
+            @Parameter(description = "The attempt (absent or empty: the latest that wrote the tag)", allowEmptyValue = true)
             @RequestParam(required = false) @Min(1) @Nullable Integer attempt,
             @Parameter(description = "Only points with a step above this one (empty: all)", allowEmptyValue = true)
             @RequestParam(required = false) @Nullable Long after,
-            @Parameter(description = "At most this many points (2 to 100000)")
+            @Parameter(description = "At most this many points (2 to 100000); empty: the default", allowEmptyValue = true)
             @RequestParam(defaultValue = "1000") @Min(2) @Max(MAX_POINTS) int maxPoints) {
         access.requireJob(id, Role.VIEWER);
         JobQueries.Status status = queries.status(id);

@@ -148,10 +148,18 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ProblemDetail badParameter(MethodArgumentTypeMismatchException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
-                e.getName() + ": '" + e.getValue() + "' is not a valid value");
+        return badParameter(new Violation(e.getName(), "'" + e.getValue() + "' is not a valid value"));
+    }
+
+    @ExceptionHandler(SingleValuedParameters.RepeatedParameterException.class)
+    ProblemDetail repeatedParameter(SingleValuedParameters.RepeatedParameterException e) {
+        return badParameter(new Violation(e.parameter(), "takes one value; it was given more than once"));
+    }
+
+    private static ProblemDetail badParameter(Violation violation) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, violation.toString());
         problem.setTitle("Invalid request parameter");
-        problem.setProperty("errors", errors(List.of(new Violation(e.getName(), "'" + e.getValue() + "' is not a valid value"))));
+        problem.setProperty("errors", errors(List.of(violation)));
         return problem;
     }
 

@@ -4,7 +4,6 @@ import io.swagger.v3.oas.annotations.Hidden;
 import io.trainyard.database.DatabaseFailures;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
-import org.apache.tomcat.util.http.InvalidParameterException;
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -29,9 +28,6 @@ public class ProblemErrorController implements ErrorController {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         HttpStatus status = code instanceof Integer value && HttpStatus.resolve(value) != null
                 ? HttpStatus.valueOf(value) : HttpStatus.INTERNAL_SERVER_ERROR;
-        if (isUnreadableQuery(failure)) {
-            status = HttpStatus.BAD_REQUEST;
-        }
         ResponseEntity.BodyBuilder answer = ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (failure != null && DatabaseFailures.isUnreachable(failure)) {
             status = HttpStatus.SERVICE_UNAVAILABLE;
@@ -46,15 +42,5 @@ public class ProblemErrorController implements ErrorController {
             problem.setInstance(java.net.URI.create(uri.toString()));
         }
         return answer.body(problem);
-    }
-
-    /** A query string Tomcat cannot parse (a parameter without a name, "?=x"), found when a filter first reads it. */
-    private static boolean isUnreadableQuery(Throwable exception) {
-        for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InvalidParameterException) {
-                return true;
-            }
-        }
-        return false;
     }
 }
