@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * when it starts the job elsewhere the old trainer is already gone, even if this host is cut off and never
  * hears the 409. A server that answers, even 503 (its database is away), or a host that refuses the connection
  * (the server is restarting) keeps the runs going: neither declares anyone lost until it has had the database
- * for a full lease.
+ * for a full lease. The same deadline is written for the supervisors ({@link io.trainyard.agent.run.FenceDeadline}),
+ * so the trainers die on time even when this agent is dead and cannot kill them.
  */
 public final class HostAgent {
 
@@ -130,6 +131,7 @@ public final class HostAgent {
         heartbeatInterval = Duration.ofMillis(registered.heartbeatIntervalMillis());
         lease = registered.leaseMillis() == null ? null : Duration.ofMillis(registered.leaseMillis());
         epoch = registered.epoch();
+        publishFenceDeadline();
         log.info("Agent {} registered: epoch {}, {} run(s) to re-attach", settings.agentId(), epoch, registered.runs().size());
         killStrays(registered.runs());
         for (KnownRun known : registered.runs()) {
@@ -139,13 +141,20 @@ public final class HostAgent {
         }
     }
 
-    /** Looks five times a second whether this agent must fence itself off (see the class comment). */
+    /**
+     * Looks five times a second whether this agent must fence itself off (see the class comment), and moves the
+     * supervisors' fence deadline out while it need not.
+     */
     private void fenceLoop() {
         try {
             while (!Thread.currentThread().isInterrupted()) {
                 Thread.sleep(FENCE_CHECK_MILLIS);
                 Duration currentLease = lease;
-                if (currentLease == null || epoch == 0 || runs.isEmpty()) {
+                if (currentLease == null || epoch == 0) {
+                    continue;
+                }
+                publishFenceDeadline();
+                if (runs.isEmpty()) {
                     continue;
                 }
                 long limit = currentLease.minus(heartbeatInterval).toNanos();
@@ -161,6 +170,20 @@ public final class HostAgent {
         } catch (InterruptedException e) {
             // stopping
         }
+    }
+
+    /**
+     * The moment this agent would fence itself: its lease less one heartbeat interval after it last heard from a
+     * server's host or had a renewal taken, whichever is later.
+     */
+    private void publishFenceDeadline() {
+        Duration currentLease = lease;
+        if (currentLease == null) {
+            supervisor.fence().remove();
+            return;
+        }
+        long heard = Math.max(lastRenewalSentNanos, server.lastAnswerNanos());
+        supervisor.fence().moveTo(heard + currentLease.minus(heartbeatInterval).toNanos());
     }
 
     private Heartbeat heartbeat() {

@@ -2,7 +2,6 @@ package io.trainyard.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +15,9 @@ import io.trainyard.client.model.JobSubmission;
 import io.trainyard.client.model.LaunchPlan;
 import io.trainyard.client.model.LogLine;
 import io.trainyard.client.model.LogPage;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.ProcessTable;
 import io.trainyard.testing.RawHttpClient;
 import io.trainyard.testing.RawHttpClient.SseEvent;
 import io.trainyard.testing.ServerExtension;
@@ -135,7 +136,7 @@ class JobLifecycleTest {
 
         assertThat(job.getState()).isEqualTo(Job.StateEnum.CANCELLED);
         for (long pid : pids) {
-            assertThat(isRunning(pid)).as("process %d still running", pid).isFalse();
+            Eventually.await("process " + pid + " exits", () -> !ProcessTable.isRunning(pid), Duration.ofSeconds(5));
         }
         assertThat(api.jobs().listJobEvents(id)).extracting(JobEvent::getTo).containsExactly(JobEvent.ToEnum.QUEUED,
                 JobEvent.ToEnum.STARTING, JobEvent.ToEnum.RUNNING, JobEvent.ToEnum.CANCELLING, JobEvent.ToEnum.CANCELLED);
@@ -215,23 +216,6 @@ class JobLifecycleTest {
             Thread.sleep(50);
         }
         throw new AssertionError("the trainer never printed its pids: " + api.job(id) + " " + api.logTexts(id));
-    }
-
-    /** Whether the process exists and is not a zombie awaiting its reaper. */
-    private static boolean isRunning(long pid) throws Exception {
-        Path stat = Path.of("/proc", Long.toString(pid), "stat");
-        long deadline = System.currentTimeMillis() + 5_000;
-        while (System.currentTimeMillis() < deadline) {
-            if (!Files.exists(stat)) {
-                return false;
-            }
-            String fields = Files.readString(stat);
-            if (fields.substring(fields.lastIndexOf(')') + 2).startsWith("Z")) {
-                return false;
-            }
-            Thread.sleep(50);
-        }
-        return true;
     }
 
     private static List<String> texts(LogPage page) {

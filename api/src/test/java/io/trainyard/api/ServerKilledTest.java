@@ -2,17 +2,23 @@ package io.trainyard.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import io.trainyard.client.model.Agent;
 import io.trainyard.client.model.Job;
 import io.trainyard.client.model.JobSubmission;
 import io.trainyard.client.model.RetryPolicy;
+import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.ProcessTable;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.ServerProcess;
 import io.trainyard.testing.TestDatabase;
@@ -57,27 +63,36 @@ class ServerKilledTest {
         }
     }
 
+    /**
+     * Host a's server and its own agent die together, so no agent is left to kill the first attempt's trainer;
+     * its supervisor does, at the agent's fence deadline, before the lease runs out and the job may start again.
+     */
     @Test
-    void theJobOfAHostKilledForGoodFailsOverToAnotherHostWithinTheLease() throws Exception {
+    void theJobOfAHostKilledForGoodFailsOverToAnotherHostWithinTheLeaseAndItsTrainerIsGone() throws Exception {
         String database = TestDatabase.newDatabaseUrl();
         ServerProcess server = ServerProcess.start(database, TestJvm.freePort(), dataDir.resolve("a"), "host-a", List.of(SHORT_LEASE));
         TrainyardClient first = server.api();
-        JobSubmission body = JobBodies.job("fails_over_after_kill",
-                "import os, time\nprint('attempt', os.environ['TRAINYARD_ATTEMPT'], flush=True)\ntime.sleep(1)\n")
+        JobSubmission body = JobBodies.job("fails_over_after_kill", "import os, time\n"
+                + "attempt = os.environ['TRAINYARD_ATTEMPT']\nprint('attempt', attempt, flush=True)\n"
+                + "time.sleep(1 if attempt == '2' else 300)\n")
                 .retryPolicy(new RetryPolicy().maxAttempts(2).backoffSeconds(0));
         UUID id;
         try (RunningServer second = RunningServer.start(database, dataDir.resolve("b"), "host-b",
                 "--trainyard.dispatcher.enabled=false", SHORT_LEASE[0], SHORT_LEASE[1])) {
             id = first.submit(body).getId();
             first.awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
+            long staleTrainer = supervisorPid(dataDir.resolve("a"));
             long killedAt = System.nanoTime();
             server.kill();
+            assertThat(ProcessTable.isRunning(staleTrainer)).isTrue();
 
             // Host a made the admin; its token works on every replica of the database.
             TrainyardClient observer = second.api().withToken(first.token());
             Job failed = observer.awaitJob(id, job -> job.getAttempt() == 2, Duration.ofSeconds(30));
             assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofSeconds(3 + 2 + 5));
             assertThat(failed.getState()).isEqualTo(Job.StateEnum.QUEUED);
+            // The fence deadline is a heartbeat interval (500 ms) before the lease's end; allow a loaded machine as much again.
+            Eventually.await("the first attempt's trainer is gone", () -> !ProcessTable.isRunning(staleTrainer), Duration.ofMillis(500));
             Agent agent = observer.agents().listAgents().getFirst();
             assertThat(agent.getId()).isEqualTo("host-a");
             assertThat(agent.getState()).isEqualTo(Agent.StateEnum.LOST);
@@ -93,4 +108,15 @@ class ServerKilledTest {
             assertThat(api.logTexts(id).getFirst()).isEqualTo("attempt 2");
         }
     }
+
+    /** The pid of the one trainer supervisor a host's data directory has: it leads the trainer's process group. */
+    private static long supervisorPid(Path hostDataDir) {
+        return Eventually.until("the trainer's supervisor writes its pid file", () -> {
+            try (Stream<Path> pidFiles = Files.find(hostDataDir.resolve("jobs"), 4, (path, attributes) -> path.toString().endsWith(".pid"))) {
+                Optional<Path> pidFile = pidFiles.findFirst();
+                return pidFile.isPresent() ? Long.parseLong(Files.readString(pidFile.get()).strip()) : null;
+            }
+        }, Objects::nonNull, Duration.ofSeconds(10));
+    }
+
 }

@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The per-process supervisor ({@code supervise.py}, stdlib Python, shipped in this jar) as installed in the
- * data directory, and the interpreter that runs it.
+ * data directory, the interpreter that runs it, and the agent's fence deadline it obeys.
  */
-public record Supervisor(Path script, String python) {
+public record Supervisor(Path script, String python, FenceDeadline fence) {
 
     private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
 
@@ -29,7 +29,7 @@ public record Supervisor(Path script, String python) {
             }
             Files.copy(script, target, StandardCopyOption.REPLACE_EXISTING);
         }
-        return new Supervisor(target, resolve(python));
+        return new Supervisor(target, resolve(python), new FenceDeadline(dataDir.resolve("fence-deadline")));
     }
 
     /**

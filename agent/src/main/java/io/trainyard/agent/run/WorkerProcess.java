@@ -52,7 +52,8 @@ public final class WorkerProcess {
         int rank = worker.rank();
         List<String> command = new ArrayList<>(List.of(supervisor.python(), "-I", supervisor.script().toString(),
                 folder.pidFile(attempt, rank).toString(), folder.exitFile(attempt, rank).toString(),
-                folder.stdout(attempt, rank).toString(), folder.stderr(attempt, rank).toString(), "--"));
+                folder.stdout(attempt, rank).toString(), folder.stderr(attempt, rank).toString(),
+                supervisor.fence().file().toString(), "--"));
         command.addAll(worker.argv());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(folder.root().toFile())

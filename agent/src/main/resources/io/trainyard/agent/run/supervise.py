@@ -5,7 +5,12 @@ with pipes to it: this supervisor starts it in a new session (its own process gr
 signal the trainer and everything it forked), sends its output to files the server tails, and writes
 its exit status to a file the server reads even if it was not the trainer's parent.
 
-Usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE -- ARGV...
+It also enforces the agent's fence: FENCE_FILE holds the moment (CLOCK_MONOTONIC nanoseconds) after which
+the agent's lease may have run out and its job may start elsewhere. A live agent keeps moving it; once it
+has passed, the agent is gone or cut off, and the supervisor kills the trainer's process group, itself
+included, without an exit record (like a kill by the agent). No file: no fence.
+
+Usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE FENCE_FILE -- ARGV...
 The trainer's argv is executed directly, never through a shell.
 """
 
@@ -14,6 +19,9 @@ import os
 import signal
 import subprocess
 import sys
+import time
+
+FENCE_CHECK_SECONDS = 0.2
 
 
 def write_atomically(path, text):
@@ -31,10 +39,33 @@ def restore_default_signals():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def fence_deadline(fence_file):
+    """The agent's fence deadline, or None when it has none (no lease) or it cannot be read."""
+    try:
+        with open(fence_file) as handle:
+            return int(handle.read())
+    except (OSError, ValueError):
+        return None
+
+
+def wait_within_fence(trainer, fence_file):
+    """The trainer's exit code; or, once the fence deadline passes, the whole process group killed."""
+    while True:
+        try:
+            return trainer.wait(timeout=FENCE_CHECK_SECONDS)
+        except subprocess.TimeoutExpired:
+            deadline = fence_deadline(fence_file)
+            if deadline is not None and time.monotonic_ns() >= deadline:
+                late = (time.monotonic_ns() - deadline) / 1e9
+                print(f"the agent's fence deadline passed {late:.1f} s ago: its lease may be over and the job "
+                      f"may run elsewhere; killing the trainer", flush=True)
+                os.killpg(0, signal.SIGKILL)
+
+
 def main():
-    pid_file, exit_file, stdout_path, stderr_path, separator, *argv = sys.argv[1:]
+    pid_file, exit_file, stdout_path, stderr_path, fence_file, separator, *argv = sys.argv[1:]
     if separator != "--" or not argv:
-        sys.exit("usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE -- ARGV...")
+        sys.exit("usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE FENCE_FILE -- ARGV...")
     os.setsid()
     write_atomically(pid_file, str(os.getpid()))
     # A cancel signals the whole group; the supervisor outlives the trainer to record its exit status.
@@ -47,7 +78,7 @@ def main():
         except OSError as error:
             write_atomically(exit_file, json.dumps({"launchError": f"cannot start {argv[0]!r}: {error.strerror}"}))
             return
-        code = trainer.wait()
+        code = wait_within_fence(trainer, fence_file)
     # Like a shell, report death by signal N as 128 + N.
     write_atomically(exit_file, json.dumps({"exitCode": code if code >= 0 else 128 - code}))
 
