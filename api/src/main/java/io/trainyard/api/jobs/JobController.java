@@ -5,7 +5,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
@@ -168,9 +167,6 @@ public class JobController {
         Map<String, String> labels = new LinkedHashMap<>();
         if (label != null) {
             for (String pair : label) {
-                if (pair.isEmpty()) {
-                    continue;
-                }
                 int equals = pair.indexOf('=');
                 if (equals <= 0) {
                     throw new InvalidRequestException("label", "'" + pair + "' must be key=value");
@@ -178,9 +174,11 @@ public class JobController {
                 labels.put(pair.substring(0, equals), pair.substring(equals + 1));
             }
         }
-        // An empty value (state=) means "any"; repeated (state=&state=QUEUED), Spring binds each empty one as null.
-        List<JobState> states = state == null ? null : state.stream().filter(Objects::nonNull).toList();
-        JobQueries.Page page = queries.list(new JobQueries.Filter(states, namePrefix, labels, projects(project)), cursor, limit);
+        // Alone, an empty value (state=) binds as no list and means any state; among others Spring binds it as null.
+        if (state != null && state.contains(null)) {
+            throw new InvalidRequestException("state", "an empty value means any state; it cannot be one of several");
+        }
+        JobQueries.Page page = queries.list(new JobQueries.Filter(state, namePrefix, labels, projects(project)), cursor, limit);
         return new JobPageView(page.jobs().stream().map(this::view).toList(), page.nextCursor());
     }
 
