@@ -63,8 +63,21 @@ export function JobPage() {
   );
 }
 
+/** Where the job runs, by its placement's kind: an agent's host and GPUs or CPU slots, or a Vertex AI region. */
+function placementText(job: Job): string {
+  const placement = job.placement;
+  switch (placement?.kind) {
+    case "agent":
+      return `host ${placement.node}` + (placement.gpus.length ? ` · GPUs ${placement.gpus.join(", ")}` : "")
+        + (placement.cpuSlots ? ` · ${placement.cpuSlots} CPU slots` : "");
+    case "vertexAi":
+      return `${placement.project} / ${placement.region}`;
+    default:
+      return job.node ? `host ${job.node}` : "not placed";
+  }
+}
+
 function Summary({ job }: { job: Job }) {
-  const placement = job.placement as { node?: string; gpus?: number[]; cpuSlots?: number; project?: string; region?: string } | undefined;
   return (
     <dl className="summary">
       <dt>State</dt>
@@ -96,9 +109,7 @@ function Summary({ job }: { job: Job }) {
       </dd>
       <dt>Placement</dt>
       <dd>
-        {placement?.node ? `host ${placement.node}` : job.node ? `host ${job.node}` : placement?.region ? `${placement.project} / ${placement.region}` : "not placed"}
-        {placement?.gpus?.length ? ` · GPUs ${placement.gpus.join(", ")}` : ""}
-        {placement?.cpuSlots ? ` · ${placement.cpuSlots} CPU slots` : ""} · {job.workers} worker(s)
+        {placementText(job)} · {job.workers} worker(s)
       </dd>
       <dt>Submitted</dt>
       <dd>

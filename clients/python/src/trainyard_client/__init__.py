@@ -69,6 +69,7 @@ __all__ = [
     "NewUser",
     "OnAgent",
     "OnVertexAi",
+    "Placement",
     "Problem",
     "Project",
     "ProjectChange",
@@ -134,6 +135,7 @@ from trainyard_client.models.new_token import NewToken as NewToken
 from trainyard_client.models.new_user import NewUser as NewUser
 from trainyard_client.models.on_agent import OnAgent as OnAgent
 from trainyard_client.models.on_vertex_ai import OnVertexAi as OnVertexAi
+from trainyard_client.models.placement import Placement as Placement
 from trainyard_client.models.problem import Problem as Problem
 from trainyard_client.models.project import Project as Project
 from trainyard_client.models.project_change import ProjectChange as ProjectChange

@@ -17,12 +17,13 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import ConfigDict, Field, StrictInt, StrictStr
 from typing import Any, ClassVar, Dict, List
+from trainyard_client.models.placement import Placement
 from typing import Optional, Set
 from typing_extensions import Self
 
-class OnAgent(BaseModel):
+class OnAgent(Placement):
     """
     OnAgent
     """ # noqa: E501
@@ -30,7 +31,7 @@ class OnAgent(BaseModel):
     device: StrictStr
     gpus: List[StrictInt]
     node: StrictStr
-    __properties: ClassVar[List[str]] = ["cpuSlots", "device", "gpus", "node"]
+    __properties: ClassVar[List[str]] = ["kind", "cpuSlots", "device", "gpus", "node"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -83,6 +84,7 @@ class OnAgent(BaseModel):
             return cls.model_validate(obj)
 
         _obj = cls.model_validate({
+            "kind": obj.get("kind"),
             "cpuSlots": obj.get("cpuSlots"),
             "device": obj.get("device"),
             "gpus": obj.get("gpus"),

@@ -17,18 +17,19 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, StrictStr
+from pydantic import ConfigDict, StrictStr
 from typing import Any, ClassVar, Dict, List
+from trainyard_client.models.placement import Placement
 from typing import Optional, Set
 from typing_extensions import Self
 
-class OnVertexAi(BaseModel):
+class OnVertexAi(Placement):
     """
     OnVertexAi
     """ # noqa: E501
     project: StrictStr
     region: StrictStr
-    __properties: ClassVar[List[str]] = ["project", "region"]
+    __properties: ClassVar[List[str]] = ["kind", "project", "region"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -81,6 +82,7 @@ class OnVertexAi(BaseModel):
             return cls.model_validate(obj)
 
         _obj = cls.model_validate({
+            "kind": obj.get("kind"),
             "project": obj.get("project"),
             "region": obj.get("region")
         })

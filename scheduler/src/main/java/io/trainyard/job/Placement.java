@@ -4,16 +4,22 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.swagger.v3.oas.annotations.media.DiscriminatorMapping;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.NullMarked;
 
 /**
- * Where a job's current attempt runs, as its backend placed it: stored on the job and shown to users. The
- * two kinds have no field in common, so the stored JSON needs no type tag (Jackson tells them apart by
- * their fields).
+ * Where a job's current attempt runs, as its backend placed it: stored on the job and shown to users. Tagged
+ * by {@code kind} ({@code agent}, {@code vertexAi}), stored and served alike, so that clients generated from
+ * the contract pick the shape by the tag (an OpenAPI discriminator) rather than by trying each.
  */
 @NullMarked
-@JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
-@JsonSubTypes({@JsonSubTypes.Type(Placement.OnAgent.class), @JsonSubTypes.Type(Placement.OnVertexAi.class)})
+@Schema(discriminatorProperty = "kind", discriminatorMapping = {
+        @DiscriminatorMapping(value = "agent", schema = Placement.OnAgent.class),
+        @DiscriminatorMapping(value = "vertexAi", schema = Placement.OnVertexAi.class)})
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
+@JsonSubTypes({@JsonSubTypes.Type(value = Placement.OnAgent.class, name = "agent"),
+        @JsonSubTypes.Type(value = Placement.OnVertexAi.class, name = "vertexAi")})
 public sealed interface Placement {
 
     /**

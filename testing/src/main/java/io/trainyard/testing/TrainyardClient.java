@@ -43,9 +43,8 @@ public final class TrainyardClient {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /**
-     * The generated mapper, but failing on unknown fields: a job's placement is one of two shapes without a type
-     * tag (the server's Placement uses Jackson's deduction), and the generated oneOf tells them apart only when
-     * unknown fields fail. It also makes any field the server sends but the contract does not describe an error.
+     * The generated mapper, but failing on unknown fields: any field the server sends but the contract does not
+     * describe is an error in the tests.
      */
     private static final ObjectMapper JSON = ApiClient.createDefaultObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
