@@ -1,6 +1,7 @@
 package io.trainyard.problem;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -10,8 +11,8 @@ import org.springframework.http.HttpStatus;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Writes a problem detail straight to the response, for answers given outside Spring MVC: the API's request filters
- * and Spring Security's refusals. (Its own package: both the API's and the security's packages use it, and neither
+ * Writes a problem detail straight to the response, for answers given outside Spring MVC: the API's request filters,
+ * Spring Security's refusals and Tomcat's own error reports. (Its own package: both the API's and the security's packages use it, and neither
  * may depend on the other's.)
  */
 public final class ProblemJson {
@@ -23,14 +24,20 @@ public final class ProblemJson {
 
     public static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,
             String detail) throws IOException {
+        response.setStatus(status.value());
+        response.setContentType("application/problem+json");
+        response.getOutputStream().write(text(status.value(), title, detail, request.getRequestURI())
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The problem detail's JSON text. */
+    public static String text(int status, String title, String detail, String instance) {
         Map<String, Object> problem = new LinkedHashMap<>();
         problem.put("type", "about:blank");
         problem.put("title", title);
-        problem.put("status", status.value());
+        problem.put("status", status);
         problem.put("detail", detail);
-        problem.put("instance", request.getRequestURI());
-        response.setStatus(status.value());
-        response.setContentType("application/problem+json");
-        response.getOutputStream().write(JSON.writeValueAsBytes(problem));
+        problem.put("instance", instance);
+        return JSON.writeValueAsString(problem);
     }
 }

@@ -85,10 +85,16 @@ class MalformedRequestTest {
         assertThat(answer.headers().toLowerCase(Locale.ROOT)).contains("accept-encoding: identity");
     }
 
-    /** Tomcat refuses such a URI before any of the server's code runs, with its own short page. */
+    /** Tomcat refuses such a URI before any of the server's code runs; its error page is a problem detail too. */
     @Test
     void aMalformedPercentEncodingInThePathIsABadRequest() throws IOException {
-        assertThat(send("GET /jobs/%zz", "Accept: application/json", null).status()).isEqualTo(400);
+        assertProblem(send("GET /jobs/%zz", "Accept: application/json", null), 400);
+    }
+
+    /** Over server.max-http-request-header-size (8 KB): Tomcat refuses it, with a problem detail. */
+    @Test
+    void aQueryStringLargerThanTheHeaderLimitIsABadRequest() throws IOException {
+        assertProblem(send("GET /jobs?namePrefix=" + "a".repeat(16_384), "Accept: application/json", null), 400);
     }
 
     @Test
