@@ -29,7 +29,8 @@ public final class FenceDeadline {
     private static final long REWRITE_NANOS = 100_000_000;
 
     private final Path file;
-    private long written = Long.MIN_VALUE;
+    /** The deadline last written, or null when the file holds none of this agent's. */
+    private Long written;
 
     FenceDeadline(Path file) {
         this.file = file;
@@ -41,7 +42,7 @@ public final class FenceDeadline {
 
     /** Publishes {@code deadlineNanos} (on {@link System#nanoTime()}'s clock) unless it barely moved. */
     public synchronized void moveTo(long deadlineNanos) {
-        if (Math.abs(deadlineNanos - written) < REWRITE_NANOS) {
+        if (written != null && Math.abs(deadlineNanos - written) < REWRITE_NANOS) {
             return;
         }
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
@@ -59,7 +60,7 @@ public final class FenceDeadline {
     public synchronized void remove() {
         try {
             Files.deleteIfExists(file);
-            written = Long.MIN_VALUE;
+            written = null;
         } catch (IOException e) {
             log.warn("Could not remove the fence deadline {}: {}", file, e.toString());
         }
