@@ -131,7 +131,11 @@ public final class HostAgent {
         heartbeatInterval = Duration.ofMillis(registered.heartbeatIntervalMillis());
         lease = registered.leaseMillis() == null ? null : Duration.ofMillis(registered.leaseMillis());
         epoch = registered.epoch();
-        publishFenceDeadline();
+        if (lease == null) {
+            supervisor.fence().remove();
+        } else {
+            supervisor.fence().moveTo(fenceDeadlineNanos(lease));
+        }
         log.info("Agent {} registered: epoch {}, {} run(s) to re-attach", settings.agentId(), epoch, registered.runs().size());
         killStrays(registered.runs());
         for (KnownRun known : registered.runs()) {
@@ -153,13 +157,10 @@ public final class HostAgent {
                 if (currentLease == null || epoch == 0) {
                     continue;
                 }
-                publishFenceDeadline();
-                if (runs.isEmpty()) {
-                    continue;
-                }
-                long limit = currentLease.minus(heartbeatInterval).toNanos();
+                long deadline = fenceDeadlineNanos(currentLease);
+                supervisor.fence().moveTo(deadline);
                 long now = System.nanoTime();
-                if (now - lastRenewalSentNanos >= limit && now - server.lastAnswerNanos() >= limit) {
+                if (!runs.isEmpty() && now >= deadline) {
                     log.warn("Agent {} has heard from no server's host for {} s (its lease is {} s): killing its {} run(s) "
                             + "itself, before the server may declare it lost and start them elsewhere", settings.agentId(),
                             (now - server.lastAnswerNanos()) / 1_000_000_000, currentLease.toSeconds(), runs.size());
@@ -173,17 +174,11 @@ public final class HostAgent {
     }
 
     /**
-     * The moment this agent would fence itself: its lease less one heartbeat interval after it last heard from a
-     * server's host or had a renewal taken, whichever is later.
+     * The moment this agent fences itself, on {@link System#nanoTime()}'s clock: its lease less one heartbeat
+     * interval after it last heard from a server's host or had a renewal taken, whichever is later.
      */
-    private void publishFenceDeadline() {
-        Duration currentLease = lease;
-        if (currentLease == null) {
-            supervisor.fence().remove();
-            return;
-        }
-        long heard = Math.max(lastRenewalSentNanos, server.lastAnswerNanos());
-        supervisor.fence().moveTo(heard + currentLease.minus(heartbeatInterval).toNanos());
+    private long fenceDeadlineNanos(Duration currentLease) {
+        return Math.max(lastRenewalSentNanos, server.lastAnswerNanos()) + currentLease.minus(heartbeatInterval).toNanos();
     }
 
     private Heartbeat heartbeat() {

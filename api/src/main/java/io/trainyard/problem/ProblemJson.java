@@ -11,9 +11,9 @@ import org.springframework.http.HttpStatus;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Writes a problem detail straight to the response, for answers given outside Spring MVC: the API's request filters,
- * Spring Security's refusals and Tomcat's own error reports. (Its own package: both the API's and the security's packages use it, and neither
- * may depend on the other's.)
+ * Writes a problem detail straight to the response, for answers given outside Spring MVC: the API's request
+ * filters, Spring Security's refusals and Tomcat's own error reports. (Its own package: both the API's and the
+ * security's packages use it, and neither may depend on the other's.)
  */
 public final class ProblemJson {
 
