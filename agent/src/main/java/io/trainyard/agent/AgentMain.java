@@ -15,6 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import ch.qos.logback.classic.Level;
+import io.trainyard.agent.sandbox.TrainerAccount;
+import io.trainyard.agent.sandbox.TrainerIsolation;
 import io.trainyard.protocol.Gpu;
 import io.trainyard.protocol.Registration;
 import org.slf4j.LoggerFactory;
@@ -48,6 +50,10 @@ public final class AgentMain {
               --trainer-path=DIRS       folders (':'-separated) put first on the trainers' PATH, e.g. the
                                         runtime's virtualenv bin folder, so `python -m trainyard_runtime.train`
                                         finds it (default: $TRAINYARD_TRAINER_PATH, else the agent's PATH)
+              --trainer-isolation=MODE  sandbox (default): each trainer in a bubblewrap sandbox, as an unprivileged
+                                        account when the agent is root; none: with the agent's own rights
+              --trainer-uid=UID[:GID]   the account a root agent runs sandboxed trainers as (default 64999)
+              --hide=FILES              more secret files (':'-separated) no trainer may read
             """;
 
     private AgentMain() {
@@ -68,7 +74,14 @@ public final class AgentMain {
             System.exit(2);
             return;
         }
-        HostAgent agent = new HostAgent(settings);
+        HostAgent agent;
+        try {
+            agent = new HostAgent(settings);
+        } catch (IllegalStateException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -113,9 +126,13 @@ public final class AgentMain {
                 duration("cancel-grace-period", remaining.getOrDefault("cancel-grace-period", "10s")),
                 remaining.getOrDefault("master-addr", "127.0.0.1"),
                 Long.parseLong(remaining.getOrDefault("max-log-backlog", Long.toString(256L << 20))),
-                trainerPath(remaining.getOrDefault("trainer-path", trainerPathFromEnvironment)));
+                paths(remaining.getOrDefault("trainer-path", trainerPathFromEnvironment)),
+                TrainerIsolation.parse(remaining.getOrDefault("trainer-isolation", "sandbox")),
+                TrainerAccount.parse(remaining.getOrDefault("trainer-uid", Integer.toString(TrainerAccount.DEFAULT_ID))),
+                paths(remaining.get("hide")));
         for (String known : List.of("server", "agent-id", "data-dir", "cpu-slots", "simulated-gpus", "nvidia-smi", "python",
-                "cancel-grace-period", "master-addr", "max-log-backlog", "trainer-path")) {
+                "cancel-grace-period", "master-addr", "max-log-backlog", "trainer-path", "trainer-isolation",
+                "trainer-uid", "hide")) {
             remaining.remove(known);
         }
         if (!remaining.isEmpty()) {
@@ -124,8 +141,8 @@ public final class AgentMain {
         return settings;
     }
 
-    /** Folders separated by ':' (as in PATH), each made absolute: trainers run in their job's work folder. */
-    static List<Path> trainerPath(String folders) {
+    /** Paths separated by ':' (as in PATH), each made absolute: trainers run in their job's work folder. */
+    static List<Path> paths(String folders) {
         if (folders == null || folders.isBlank()) {
             return List.of();
         }

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 
 import io.trainyard.agent.run.RunSettings;
+import io.trainyard.agent.sandbox.TrainerAccount;
+import io.trainyard.agent.sandbox.TrainerIsolation;
 import io.trainyard.agent.trainer.TrainerInvocation;
 import io.trainyard.protocol.Gpu;
 
@@ -23,13 +25,17 @@ import io.trainyard.protocol.Gpu;
  * @param maxLogBacklogBytes how far reading one output file may fall behind it (while the server is
  *     away) before the oldest unread part is skipped, with a marker line saying so
  * @param trainerPath folders put first on the trainers' PATH (the environment trainers run in)
+ * @param isolation how trainers are shut off from the agent, the server and other jobs
+ * @param trainerAccount the identity trainers run as when the agent is root
+ * @param hiddenFiles secret files of this host no trainer may read (e.g. the server's TLS key)
  */
 public record AgentSettings(List<URI> servers, String token, String agentId, String host, Path dataDir, List<Gpu> gpus,
         int cpuSlots, String python, Duration cancelGracePeriod, String masterAddr, long maxLogBacklogBytes,
-        List<Path> trainerPath) {
+        List<Path> trainerPath, TrainerIsolation isolation, TrainerAccount trainerAccount, List<Path> hiddenFiles) {
 
+    /** @throws IllegalStateException when trainers cannot be sandboxed here as {@code isolation} asks */
     RunSettings runSettings() {
         return new RunSettings(agentId, dataDir, new TrainerInvocation(masterAddr, trainerPath), cancelGracePeriod,
-                maxLogBacklogBytes);
+                maxLogBacklogBytes, isolation.sandbox(dataDir, trainerAccount, trainerPath, hiddenFiles));
     }
 }

@@ -68,14 +68,14 @@ public final class HostAgent {
 
     public HostAgent(AgentSettings settings) throws IOException {
         this.settings = settings;
+        this.supervisor = Supervisor.install(settings.dataDir(), settings.python());
         this.runSettings = settings.runSettings();
         this.server = new ServerConnection(settings.servers(), settings.agentId(), settings.token());
-        this.supervisor = Supervisor.install(settings.dataDir(), settings.python());
     }
 
     public void start() {
-        log.info("Agent {} on {}: {} GPU(s), {} CPU slot(s), reporting to {}", settings.agentId(), settings.host(),
-                settings.gpus().size(), settings.cpuSlots(), settings.servers());
+        log.info("Agent {} on {}: {} GPU(s), {} CPU slot(s), reporting to {}; {}", settings.agentId(), settings.host(),
+                settings.gpus().size(), settings.cpuSlots(), settings.servers(), runSettings.sandbox().describe());
         thread = Thread.ofPlatform().name("agent-" + settings.agentId()).start(this::loop);
         fence = Thread.ofPlatform().daemon().name("agent-fence-" + settings.agentId()).start(this::fenceLoop);
     }

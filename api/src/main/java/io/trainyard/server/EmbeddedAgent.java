@@ -3,7 +3,10 @@ package io.trainyard.server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.AgentSettings;
@@ -16,6 +19,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
@@ -28,22 +32,24 @@ import org.springframework.stereotype.Component;
 @ConditionalOnExpression("${trainyard.dispatcher.enabled:true} and ${trainyard.local.embedded-agent:true}")
 class EmbeddedAgent implements SmartLifecycle {
 
+    private static final String TOKEN_NAME = "embedded agent";
+
     private final WebServerApplicationContext server;
     private final TrainyardProperties trainyard;
     private final LocalBackendProperties local;
-    private static final String TOKEN_NAME = "embedded agent";
-
     private final ApiTokens tokens;
     private final String address;
+    private final Environment environment;
     private HostAgent agent;
 
     EmbeddedAgent(WebServerApplicationContext server, TrainyardProperties trainyard, LocalBackendProperties local,
-            ApiTokens tokens, @Value("${server.address:}") String address) {
+            ApiTokens tokens, @Value("${server.address:}") String address, Environment environment) {
         this.server = server;
         this.trainyard = trainyard;
         this.local = local;
         this.tokens = tokens;
         this.address = address;
+        this.environment = environment;
     }
 
     @Override
@@ -53,7 +59,8 @@ class EmbeddedAgent implements SmartLifecycle {
         tokens.revokeAgentTokensNamed(trainyard.nodeId(), TOKEN_NAME, token.token().id());
         AgentSettings settings = new AgentSettings(List.of(serverUri), token.secret(), trainyard.nodeId(), Registration.localHostName(),
                 trainyard.dataDir(), GpuDiscovery.discover(local.nvidiaSmi()), local.cpuSlots(), local.python(),
-                local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes(), local.trainerPath());
+                local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes(), local.trainerPath(),
+                local.trainerIsolation(), local.trainerAccount(), hiddenFiles());
         try {
             agent = new HostAgent(settings);
         } catch (IOException e) {
@@ -75,6 +82,25 @@ class EmbeddedAgent implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return agent != null;
+    }
+
+    /**
+     * The server's own secret files, which its trainers could otherwise read where their mode lets them: its TLS
+     * key and the Google credentials it calls Vertex AI with, besides those named in the settings. (Its data
+     * folder, with the admin token and the database password, is hidden from trainers whole.)
+     */
+    private List<Path> hiddenFiles() {
+        List<Path> files = new ArrayList<>(local.hiddenFiles());
+        Stream.of("server.ssl.certificate-private-key", "server.ssl.key-store", "server.ssl.trust-store")
+                .map(environment::getProperty)
+                .filter(location -> location != null && !location.startsWith("classpath:"))
+                .map(location -> Path.of(location.replaceFirst("^file:", "")).toAbsolutePath())
+                .forEach(files::add);
+        String credentials = System.getenv("GOOGLE_APPLICATION_CREDENTIALS");
+        if (credentials != null && !credentials.isBlank()) {
+            files.add(Path.of(credentials).toAbsolutePath());
+        }
+        return files;
     }
 
     /** Where this server listens, as its own agent reaches it: loopback when it listens on every address. */

@@ -88,6 +88,10 @@ public final class AgentProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    public long pid() {
+        return process.pid();
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();

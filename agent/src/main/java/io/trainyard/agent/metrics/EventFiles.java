@@ -3,6 +3,7 @@ package io.trainyard.agent.metrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,7 +35,8 @@ final class EventFiles {
 
     static List<EventFile> under(Path folder) throws IOException {
         try (Stream<Path> paths = Files.walk(folder)) {
-            return paths.filter(path -> path.getFileName().toString().contains("tfevents") && Files.isRegularFile(path))
+            return paths.filter(path -> path.getFileName().toString().contains("tfevents")
+                            && Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS))
                     .sorted()
                     .map(path -> eventFile(folder, path))
                     .toList();

@@ -152,12 +152,14 @@ public final class AgentRun {
             Files.createDirectories(folder.attempt(attempt));
             Files.writeString(folder.taskConfig(), assignment.taskConfig(), StandardCharsets.UTF_8);
             Files.writeString(folder.resourceConfig(), assignment.resourceConfig(), StandardCharsets.UTF_8);
-            TrainerOutputs.clear(TrainerOutputs.toClear(assignment.program(), folder));
+            TrainerOutputs.clear(settings.sandbox().deletable(folder, TrainerOutputs.toClear(assignment.program(), folder)));
+            settings.sandbox().prepare(folder);
             outputs = TrainerOutputs.uris(assignment.program().outputs(), folder);
             List<WorkerLaunch> workers = settings.invocation().workers(jobId, attempt, assignment.jobName(),
                     assignment.program(), folder, assignment.gpus(), assignment.workers(), freePort());
+            List<String> sandbox = settings.sandbox().command(folder, attempt);
             for (WorkerLaunch worker : workers) {
-                started.add(WorkerProcess.spawn(supervisor, worker, folder, attempt));
+                started.add(WorkerProcess.spawn(supervisor, sandbox, worker, folder, attempt));
             }
         } catch (IOException | RuntimeException e) {
             log.warn("Launching job {} failed", jobId, e);

@@ -3,6 +3,7 @@ package io.trainyard.agent.run;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import io.trainyard.agent.sandbox.TrainerSandbox;
 import io.trainyard.agent.trainer.TrainerInvocation;
 
 /**
@@ -14,9 +15,10 @@ import io.trainyard.agent.trainer.TrainerInvocation;
  * @param cancelGracePeriod time between SIGTERM and SIGKILL when a run is cancelled or times out
  * @param maxLogBacklogBytes how far reading one output file may fall behind it (while the server is away)
  *     before the oldest unread part is skipped, with a marker line saying so
+ * @param sandbox what shuts the trainers off from the agent, the server and other jobs
  */
 public record RunSettings(String agentId, Path dataDir, TrainerInvocation invocation, Duration cancelGracePeriod,
-        long maxLogBacklogBytes) {
+        long maxLogBacklogBytes, TrainerSandbox sandbox) {
 
     /** Appended to a launch error: the PATH the agent started the trainer with, and how to change it. */
     String launchErrorHint() {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import io.trainyard.agent.sandbox.InheritedSecrets;
 import io.trainyard.agent.trainer.WorkFolder;
 import io.trainyard.agent.trainer.WorkerLaunch;
 import org.slf4j.Logger;
@@ -47,19 +48,24 @@ public final class WorkerProcess {
         }
     }
 
-    static WorkerProcess spawn(Supervisor supervisor, WorkerLaunch worker, WorkFolder folder, int attempt)
-            throws IOException {
+    /**
+     * @param sandbox the words that run the trainer in its sandbox, put before its argv (none: unconfined)
+     */
+    static WorkerProcess spawn(Supervisor supervisor, List<String> sandbox, WorkerLaunch worker, WorkFolder folder,
+            int attempt) throws IOException {
         int rank = worker.rank();
         List<String> command = new ArrayList<>(List.of(supervisor.python(), "-I", supervisor.script().toString(),
                 folder.pidFile(attempt, rank).toString(), folder.exitFile(attempt, rank).toString(),
                 folder.stdout(attempt, rank).toString(), folder.stderr(attempt, rank).toString(),
-                supervisor.fence().file().toString(), "--"));
+                supervisor.fence().file().toString(), Integer.toString(sandbox.size()), "--"));
+        command.addAll(sandbox);
         command.addAll(worker.argv());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(folder.root().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 .redirectErrorStream(true)
                 .redirectOutput(folder.attempt(attempt).resolve("rank-" + rank + ".supervisor.log").toFile());
+        InheritedSecrets.removeFrom(builder.environment());
         builder.environment().putAll(worker.environment());
         Process process = builder.start();
         long startedAt = process.info().startInstant().map(Instant::toEpochMilli).orElse(System.currentTimeMillis());

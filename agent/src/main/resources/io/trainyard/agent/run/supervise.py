@@ -10,12 +10,18 @@ the agent's lease may have run out and its job may start elsewhere. A live agent
 has passed, the agent is gone or cut off, and the supervisor kills the trainer's process group, itself
 included, without an exit record (like a kill by the agent). No file: no fence.
 
-Usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE FENCE_FILE -- ARGV...
+The trainer may run in a sandbox (bubblewrap, see the agent's io.trainyard.agent.sandbox): the first
+SANDBOX_WORDS words after "--" start it, the rest is the trainer's own argv. The sandbox itself restores
+SIGTERM and SIGINT for the trainer, so the supervisor leaves them ignored for the sandbox's own processes,
+which must outlive a cancel's SIGTERM to the group until the trainer has shut down cleanly.
+
+Usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE FENCE_FILE SANDBOX_WORDS -- [SANDBOX...] ARGV...
 The trainer's argv is executed directly, never through a shell.
 """
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -62,19 +68,34 @@ def wait_within_fence(trainer, fence_file):
                 os.killpg(0, signal.SIGKILL)
 
 
+def missing_program(program):
+    """Why the trainer's program cannot start, as its exec would say it; None when it can.
+
+    Inside a sandbox a program that is not found only makes the sandbox exit with 127; looking it up
+    here, on the PATH the trainer gets, keeps that a launch error the user is told about as such.
+    """
+    if shutil.which(program) is None:
+        return f"cannot start {program!r}: No such file or directory"
+    return None
+
+
 def main():
-    pid_file, exit_file, stdout_path, stderr_path, fence_file, separator, *argv = sys.argv[1:]
+    pid_file, exit_file, stdout_path, stderr_path, fence_file, sandbox_words, separator, *words = sys.argv[1:]
+    sandbox, argv = words[:int(sandbox_words)], words[int(sandbox_words):]
     if separator != "--" or not argv:
-        sys.exit("usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE FENCE_FILE -- ARGV...")
+        sys.exit("usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE FENCE_FILE SANDBOX_WORDS -- ARGV...")
     os.setsid()
     write_atomically(pid_file, str(os.getpid()))
     # A cancel signals the whole group; the supervisor outlives the trainer to record its exit status.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sandbox and missing_program(argv[0]):
+        write_atomically(exit_file, json.dumps({"launchError": missing_program(argv[0])}))
+        return
     with open(stdout_path, "ab") as stdout, open(stderr_path, "ab") as stderr:
         try:
-            trainer = subprocess.Popen(argv, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
-                                       preexec_fn=restore_default_signals)
+            trainer = subprocess.Popen(sandbox + argv, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
+                                       preexec_fn=None if sandbox else restore_default_signals)
         except OSError as error:
             write_atomically(exit_file, json.dumps({"launchError": f"cannot start {argv[0]!r}: {error.strerror}"}))
             return

@@ -75,7 +75,7 @@ class FenceDeadlineTest {
 
     private static WorkerProcess spawn(Supervisor supervisor, WorkFolder folder, String program) throws Exception {
         Files.createDirectories(folder.attempt(1));
-        return WorkerProcess.spawn(supervisor, new WorkerLaunch(0, List.of("python3", "-c", program), Map.of()), folder, 1);
+        return WorkerProcess.spawn(supervisor, List.of(), new WorkerLaunch(0, List.of("python3", "-c", program), Map.of()), folder, 1);
     }
 
     private static String awaitFirstLine(Path file) {

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import io.trainyard.agent.sandbox.TrainerAccount;
+import io.trainyard.agent.sandbox.TrainerIsolation;
 import io.trainyard.agent.trainer.TrainerInvocation;
 import io.trainyard.job.TrainerImages;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -29,6 +31,11 @@ import org.springframework.util.unit.DataSize;
  * @param trainerPath folders put first on the PATH of the trainers the server's own agent starts (the
  *     environment they run in); default: the runtime's virtual environment {@code runtime/.venv/bin} when the
  *     server is started from a checkout where it exists, else none (the server's own PATH)
+ * @param trainerIsolation {@code sandbox}: each trainer in a bubblewrap sandbox (as {@code trainerUid} when the
+ *     server runs as root); {@code none}: with the server's own rights
+ * @param trainerUid {@code UID} or {@code UID:GID}, the account a root server's agent runs sandboxed trainers as
+ * @param hiddenFiles more secret files of this host that no trainer may read (the TLS key and the Google
+ *     credentials file the server uses are hidden without being named here)
  */
 @ConfigurationProperties("trainyard.local")
 public record LocalBackendProperties(
@@ -41,7 +48,10 @@ public record LocalBackendProperties(
         @DefaultValue("256MB") DataSize maxLogBacklog,
         @DefaultValue(TrainerImages.GIGL_RELEASE_CPU_IMAGE) String cpuDockerUri,
         @DefaultValue(TrainerImages.GIGL_RELEASE_CUDA_IMAGE) String cudaDockerUri,
-        List<Path> trainerPath) {
+        List<Path> trainerPath,
+        @DefaultValue("sandbox") TrainerIsolation trainerIsolation,
+        @DefaultValue("" + TrainerAccount.DEFAULT_ID) String trainerUid,
+        List<Path> hiddenFiles) {
 
     private static final Path RUNTIME_ENVIRONMENT = Path.of("runtime", ".venv", "bin");
 
@@ -53,9 +63,15 @@ public record LocalBackendProperties(
             trainerPath = Files.isDirectory(RUNTIME_ENVIRONMENT) ? List.of(RUNTIME_ENVIRONMENT) : List.of();
         }
         trainerPath = trainerPath.stream().map(folder -> folder.toAbsolutePath().normalize()).toList();
+        hiddenFiles = hiddenFiles == null ? List.of() : hiddenFiles.stream().map(file -> file.toAbsolutePath().normalize()).toList();
         // An image set to nothing means GiGL's own, as a job naming none gets in GiGL's launcher.
         cpuDockerUri = cpuDockerUri == null || cpuDockerUri.isBlank() ? TrainerImages.GIGL_RELEASE_CPU_IMAGE : cpuDockerUri.strip();
         cudaDockerUri = cudaDockerUri == null || cudaDockerUri.isBlank() ? TrainerImages.GIGL_RELEASE_CUDA_IMAGE : cudaDockerUri.strip();
+    }
+
+    /** The account sandboxed trainers run as when the server runs as root. */
+    public TrainerAccount trainerAccount() {
+        return TrainerAccount.parse(trainerUid);
     }
 
     /** The trainer images of jobs that name none. */
