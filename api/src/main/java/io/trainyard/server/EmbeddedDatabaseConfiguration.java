@@ -19,7 +19,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * With no {@code spring.datasource.url}, the server runs a real PostgreSQL of its own (zonky's embedded
  * binaries) under {@code <dataDir>/postgres}, kept across restarts and started again if it dies (see
- * {@link EmbeddedDatabase}), so one command runs everything.
+ * {@link EmbeddedDatabase}), so one command runs everything. Its superuser's password is in
+ * {@code <dataDir>/postgres-password}, readable by the server's user only.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnExpression("'${spring.datasource.url:}'.isEmpty()")
@@ -32,7 +33,7 @@ class EmbeddedDatabaseConfiguration {
         Path dataDirectory = properties.dataDir().resolve("postgres");
         Files.createDirectories(dataDirectory.getParent());
         stopOrphanedServer(dataDirectory);
-        EmbeddedDatabase postgres = EmbeddedDatabase.start(dataDirectory);
+        EmbeddedDatabase postgres = EmbeddedDatabase.start(dataDirectory, properties.dataDir().resolve("postgres-password"));
         log.info("Embedded PostgreSQL on port {} with data in {}", postgres.port(), dataDirectory);
         return postgres;
     }
@@ -41,6 +42,8 @@ class EmbeddedDatabaseConfiguration {
     DataSource dataSource(EmbeddedDatabase postgres) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(postgres.jdbcUrl());
+        config.setUsername(postgres.user());
+        config.setPassword(postgres.password());
         config.setMaximumPoolSize(20);
         config.setConnectionTimeout(2_000);
         config.setPoolName("embedded-postgres");
