@@ -8,8 +8,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +28,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * The TensorBoard processes this server runs, one per job (or per set of jobs compared), each on a loopback port
- * and under the URL path prefix the server proxies it at. Opening one that runs reuses it; one that served no
+ * and under the URL path prefix the server proxies it at, behind a secret of its own: TensorBoard has no
+ * authentication, and any process of the host (a trainer of another project among them) can reach a loopback port,
+ * so each serves only under {@code /<secret><prefix>} (anything else is a 404), and only the server's proxy knows
+ * the secret. Opening one that runs reuses it; one that served no
  * request for {@code trainyard.tensorboard.idle-timeout} is stopped; at most {@code max-running} run at once, and
  * opening one more stops the least recently used.
  */
@@ -35,24 +40,46 @@ public class TensorBoards {
 
     private static final Logger log = LoggerFactory.getLogger(TensorBoards.class);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** A running TensorBoard; {@code lastUsed} is renewed by each proxied request. */
     public static final class Running {
 
         private final Process process;
         private final int port;
+        /** The first segment of every path it answers, unknown outside this server. */
+        private final String secret;
+        private final List<String> runNames;
         /** TensorBoard's own output, kept while it runs to explain a failed start. */
         private final Path logFile;
         private volatile long lastUsedNanos = System.nanoTime();
 
-        Running(Process process, int port, Path logFile) {
+        Running(Process process, int port, String secret, List<String> runNames, Path logFile) {
             this.process = process;
             this.port = port;
+            this.secret = secret;
+            this.runNames = List.copyOf(runNames);
             this.logFile = logFile;
         }
 
-        public int port() {
-            return port;
+        /** Where the TensorBoard answers a path the server serves it under (with its query, if any). */
+        public URI target(String path, String query) {
+            return URI.create(origin() + "/" + secret + path + (query == null ? "" : "?" + query));
+        }
+
+        /** A {@code Location} TensorBoard answered, as the browser must see it: without the secret. */
+        public String publicLocation(String location) {
+            String local = location.startsWith(origin()) ? location.substring(origin().length()) : location;
+            return local.startsWith("/" + secret + "/") ? local.substring(secret.length() + 1) : local;
+        }
+
+        /** The names of the runs it shows, in place of the folders they are read from. */
+        public List<String> runNames() {
+            return runNames;
+        }
+
+        private String origin() {
+            return "http://127.0.0.1:" + port;
         }
 
         public void touch() {
@@ -105,13 +132,14 @@ public class TensorBoards {
         String logdirSpec = runs.entrySet().stream().map(run -> run.getKey() + ":" + run.getValue())
                 .collect(Collectors.joining(","));
         Path logFile = Files.createTempFile("trainyard-tensorboard", ".log");
+        String secret = newSecret();
         Process process = new ProcessBuilder(properties.executable(), "--logdir_spec", logdirSpec,
-                "--host", "127.0.0.1", "--port", Integer.toString(port), "--path_prefix", pathPrefix,
+                "--host", "127.0.0.1", "--port", Integer.toString(port), "--path_prefix", "/" + secret + pathPrefix,
                 "--reload_interval", "2")
                 .redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
-        Running started = new Running(process, port, logFile);
+        Running started = new Running(process, port, secret, List.copyOf(runs.keySet()), logFile);
         long deadline = System.nanoTime() + properties.startupTimeout().toNanos();
-        URI ready = URI.create("http://127.0.0.1:" + port + pathPrefix + "/data/environment");
+        URI ready = started.target(pathPrefix + "/data/environment", null);
         while (!answers(ready)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 String output = tail(logFile);
@@ -179,6 +207,13 @@ public class TensorBoards {
         reaper.shutdownNow();
         running.values().forEach(TensorBoards::stop);
         running.clear();
+    }
+
+    /** 256 random bits, fit for a URL path segment. */
+    private static String newSecret() {
+        byte[] random = new byte[32];
+        RANDOM.nextBytes(random);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     }
 
     private static int freePort() throws IOException {
