@@ -121,15 +121,18 @@ class JobLifecycleTest {
 
     @Test
     void cancelStopsTheWholeProcessGroup() throws Exception {
-        // The trainer forks a child; both must be gone after the cancel.
+        // The trainer forks a child; both must be gone after the cancel. Both are found by a number in their
+        // command lines: in their sandbox's PID namespace they cannot tell their pids on this host.
         String program = """
-                import subprocess, os, time
-                child = subprocess.Popen(["sleep", "600"])
-                print("PIDS", os.getpid(), child.pid, flush=True)
-                time.sleep(600)
+                import subprocess, time
+                child = subprocess.Popen(["sleep", "617.25"])
+                print("STARTED", flush=True)
+                time.sleep(617.25)
                 """;
         UUID id = api.submit(JobBodies.job("sleeper", program)).getId();
-        List<Long> pids = awaitPids(id);
+        Eventually.await("the trainer started its child", () -> api.logTexts(id).contains("STARTED"), WAIT);
+        List<Long> pids = ProcessTable.withCommandLineContaining("617.25");
+        assertThat(pids).as("the trainer and its child").hasSizeGreaterThanOrEqualTo(2);
 
         assertThat(api.jobs().cancelJobWithHttpInfo(id).getStatusCode()).isEqualTo(202);
         Job job = api.awaitEnded(id, WAIT);
@@ -203,19 +206,6 @@ class JobLifecycleTest {
         assertThat(plan.getWorkers().get(0).getArgv().get(0)).isEqualTo("python3");
         assertThat(plan.getPlacement().get("device")).isEqualTo("cpu");
         assertThat(api.jobs().listJobs(null, null, null, null, null, 500).getJobs().size()).isEqualTo(before);
-    }
-
-    private List<Long> awaitPids(UUID id) throws InterruptedException {
-        for (int i = 0; i < 600; i++) {
-            for (String line : api.logTexts(id)) {
-                if (line.startsWith("PIDS")) {
-                    String[] parts = line.split(" ");
-                    return List.of(Long.parseLong(parts[1]), Long.parseLong(parts[2]));
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the trainer never printed its pids: " + api.job(id) + " " + api.logTexts(id));
     }
 
     private static List<String> texts(LogPage page) {

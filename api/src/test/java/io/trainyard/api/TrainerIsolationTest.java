@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * agents' tokens and the database password, to reach PostgreSQL without credentials, another project's job (its
  * folder, its TensorBoard), to signal the server, and to write outside its work folder. On the single-node
  * default (embedded PostgreSQL, the server's own agent) and on a remote agent, every try is refused, and the job
- * itself still runs to success.
+ * itself still runs to success; a GPU job still sees its GPUs.
  */
 class TrainerIsolationTest {
 
@@ -80,6 +81,32 @@ class TrainerIsolationTest {
 
             assertThat(probes).filteredOn(probe -> probe.startsWith("probe agent-token:") || probe.startsWith("probe signal-server:"))
                     .hasSize(2).allSatisfy(probe -> assertThat(probe).contains(": refused ("));
+        }
+    }
+
+    @Test
+    void aGpuJobsTrainerStillSeesItsGpusAndRunsNvidiaSmi(@TempDir Path tools) throws Exception {
+        // A stand-in nvidia-smi, outside the data folder (which trainers do not see), on the trainers' PATH.
+        Path nvidiaSmi = tools.resolve("nvidia-smi");
+        Files.writeString(nvidiaSmi, """
+                #!/bin/sh
+                echo "0, NVIDIA H100 80GB HBM3, 81559"
+                echo "1, NVIDIA H100 80GB HBM3, 81559"
+                """);
+        Files.setPosixFilePermissions(nvidiaSmi, PosixFilePermissions.fromString("rwxr-xr-x"));
+        try (RunningServer server = RunningServer.start(null, dataDir, "isolation-gpus",
+                "--trainyard.local.nvidia-smi=" + nvidiaSmi, "--trainyard.local.trainer-path=" + tools)) {
+            TrainyardClient api = server.api();
+            UUID id = api.submit(JobBodies.job("sees_gpus", """
+                    import os, subprocess
+                    print("visible", os.environ["CUDA_VISIBLE_DEVICES"])
+                    print(subprocess.run(["nvidia-smi"], capture_output=True, text=True, check=True).stdout.strip())
+                    """).gpus(2)).getId();
+
+            Job ended = api.awaitEnded(id, PATIENCE);
+
+            assertThat(ended.getState()).as("%s %s", ended.getFailureMessage(), api.logTexts(id)).isEqualTo(Job.StateEnum.SUCCEEDED);
+            assertThat(api.logTexts(id)).contains("visible 0,1", "1, NVIDIA H100 80GB HBM3, 81559");
         }
     }
 

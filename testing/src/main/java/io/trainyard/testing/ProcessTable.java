@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The host's process table, as Linux shows it in /proc. {@link ProcessHandle#isAlive()} counts a zombie as alive,
@@ -13,6 +15,30 @@ import java.nio.file.Path;
 public final class ProcessTable {
 
     private ProcessTable() {
+    }
+
+    /**
+     * The running processes whose command line contains {@code text}, by their pids on this host: how a test finds
+     * a trainer's processes, which live in a PID namespace of their own and cannot tell their host pids.
+     */
+    public static List<Long> withCommandLineContaining(String text) {
+        try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+            return processes.filter(process -> process.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .filter(process -> commandLine(process).contains(text))
+                    .map(process -> Long.parseLong(process.getFileName().toString()))
+                    .filter(ProcessTable::isRunning)
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String commandLine(Path process) {
+        try {
+            return Files.readString(process.resolve("cmdline")).replace('\0', ' ');
+        } catch (IOException e) {
+            return ""; // gone meanwhile
+        }
     }
 
     /** Whether the process exists and has not exited (a zombie has exited: it only awaits its reaper). */

@@ -233,6 +233,7 @@ public final class AgentRun {
         }
         try {
             RunEnd outcome = watched.watch();
+            release(folder);
             shipper.finish();
             if (metrics != null) {
                 metrics.finish();
@@ -245,6 +246,15 @@ public final class AgentRun {
                 metrics.abandon();
             }
             throw e;
+        }
+    }
+
+    /** Frees the attempt's sandbox (its shared memory) once every worker has ended. */
+    private void release(WorkFolder folder) {
+        try {
+            settings.sandbox().release(folder);
+        } catch (IOException e) {
+            log.warn("Could not free the sandbox of job {} attempt {}: {}", jobId, attempt, e.toString());
         }
     }
 

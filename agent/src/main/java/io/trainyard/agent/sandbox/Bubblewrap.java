@@ -8,14 +8,15 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.trainyard.agent.trainer.TrainerOutputs;
 import io.trainyard.agent.trainer.WorkFolder;
 
 /**
  * Trainers in a bubblewrap ({@code bwrap}) sandbox: their own PID and IPC namespaces (no process of the host or of
  * another job can be seen, signalled or traced), the host's files read-only with private folders emptied
  * ({@link HostView}), the agent's data folder replaced by an empty one holding only the job's work folder (no
- * admin token, no database password, no other job's folder), a temp folder in the work folder and a private
- * {@code /dev/shm}, and the secret files the agent was told of covered.
+ * admin token, no database password, no other job's folder), a temp folder in the work folder and a {@code /dev/shm}
+ * of the job's own, and the secret files the agent was told of covered.
  *
  * <p>An agent running as root also switches the trainer to an unprivileged account ({@code setpriv}, no
  * capabilities, no new privileges): root inside the sandbox could still read root's files that no mount hides. An
@@ -45,13 +46,31 @@ final class Bubblewrap implements TrainerSandbox {
     @Override
     public void prepare(WorkFolder folder) throws IOException {
         Files.createDirectories(temp(folder));
-        for (Path owned : List.of(folder.root(), temp(folder))) {
+        TrainerOutputs.clear(List.of(sharedMemory(folder)));
+        Files.createDirectories(sharedMemory(folder));
+        for (Path owned : List.of(folder.root(), temp(folder), sharedMemory(folder))) {
             Files.setPosixFilePermissions(owned, PosixFilePermissions.fromString("rwx------"));
             if (account != null) {
                 Files.setAttribute(owned, "unix:uid", account.uid(), LinkOption.NOFOLLOW_LINKS);
                 Files.setAttribute(owned, "unix:gid", account.gid(), LinkOption.NOFOLLOW_LINKS);
             }
         }
+    }
+
+    @Override
+    public void release(WorkFolder folder) throws IOException {
+        TrainerOutputs.clear(List.of(sharedMemory(folder)));
+    }
+
+    /**
+     * The {@code /dev/shm} of the job's trainers on this host: one folder for all the workers of the job, since they
+     * share memory through it (the runtime its graph store, NCCL its buffers), and none of another job's; in the
+     * host's {@code /dev/shm}, so it stays in memory.
+     */
+    private static Path sharedMemory(WorkFolder folder) {
+        Path host = Path.of("/dev/shm");
+        String name = "trainyard-job-" + folder.root().getFileName();
+        return Files.isDirectory(host) ? host.resolve(name) : folder.root().resolve("shm");
     }
 
     /**
@@ -68,7 +87,7 @@ final class Bubblewrap implements TrainerSandbox {
         String attempts = folder.attempt(attempt).getParent().toString();
         List<String> command = new ArrayList<>(namespaces());
         command.addAll(List.of("--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
-                "--perms", "1777", "--tmpfs", "/dev/shm"));
+                "--bind", sharedMemory(folder).toString(), "/dev/shm"));
         command.addAll(hostView);
         for (Path hidden : hiddenFiles) {
             if (Files.isDirectory(hidden)) {

@@ -18,6 +18,9 @@ public interface TrainerSandbox {
      */
     void prepare(WorkFolder folder) throws IOException;
 
+    /** Frees what {@link #prepare} set aside for the attempt's trainers once they have all ended. */
+    void release(WorkFolder folder) throws IOException;
+
     /**
      * The words put before a trainer's argv to run it inside the sandbox, in its work folder; empty when it runs
      * unconfined. The sandboxed trainer starts with SIGTERM and SIGINT at their default actions, however the

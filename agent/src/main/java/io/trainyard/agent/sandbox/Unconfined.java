@@ -18,6 +18,11 @@ final class Unconfined implements TrainerSandbox {
     }
 
     @Override
+    public void release(WorkFolder folder) {
+        // nothing was set aside
+    }
+
+    @Override
     public List<String> command(WorkFolder folder, int attempt) {
         return List.of();
     }

@@ -89,8 +89,9 @@ def main():
     # A cancel signals the whole group; the supervisor outlives the trainer to record its exit status.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sandbox and missing_program(argv[0]):
-        write_atomically(exit_file, json.dumps({"launchError": missing_program(argv[0])}))
+    launch_error = missing_program(argv[0]) if sandbox else None
+    if launch_error:
+        write_atomically(exit_file, json.dumps({"launchError": launch_error}))
         return
     with open(stdout_path, "ab") as stdout, open(stderr_path, "ab") as stderr:
         try:
