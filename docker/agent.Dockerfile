@@ -34,8 +34,10 @@ FROM eclipse-temurin:21.0.11_10-jre-jammy AS jre
 FROM python:3.11.16-slim-bookworm
 # tini: PID 1, which forwards signals to the JVM and reaps orphans (trainer subprocesses such as data-loader
 # workers whose trainer was killed); without it their zombies would keep pids the agent checks for liveness.
+# bubblewrap: every trainer runs in a sandbox of its own (the agent's --trainer-isolation=sandbox), here in a user
+# namespace since the agent is not root.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends tini \
+    && apt-get install -y --no-install-recommends tini bubblewrap \
     && rm -rf /var/lib/apt/lists/*
 ENV JAVA_HOME=/opt/java/openjdk
 ENV PATH="${JAVA_HOME}/bin:${PATH}"

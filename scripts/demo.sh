@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 source scripts/select-jdk.sh
+if ! command -v bwrap > /dev/null; then
+  echo "The server's agent runs every trainer in a bubblewrap sandbox: install it first (apt-get install bubblewrap)." >&2
+  exit 1
+fi
 port="${TRAINYARD_PORT:-8080}"
 base="http://127.0.0.1:$port"
 
