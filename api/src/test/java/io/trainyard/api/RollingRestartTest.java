@@ -37,7 +37,10 @@ class RollingRestartTest {
     // not, once, with two builds beside the test on 2 cores: a replica's own agent was declared lost mid-restart).
     // No job waits for a lease to run out here, so a longer one costs no time.
     // Two slots each: the 200 jobs (2 s each) take longer than the three restarts, so they run through all of them.
-    private static final List<String> SETTINGS = List.of("--trainyard.agent.lease=120s", "--trainyard.local.cpu-slots=2");
+    // Unconfined trainers: each writes its start and end records to one file of the test's, outside its work folder,
+    // which a sandboxed trainer cannot (TrainerIsolationTest covers the sandbox).
+    private static final List<String> SETTINGS = List.of("--trainyard.agent.lease=120s", "--trainyard.local.cpu-slots=2",
+            "--trainyard.local.trainer-isolation=none");
 
     @TempDir
     Path dataDir;
