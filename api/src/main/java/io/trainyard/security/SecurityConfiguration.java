@@ -72,9 +72,9 @@ public class SecurityConfiguration {
     static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             + "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     /**
-     * TensorBoard's pages, proxied: they need inline scripts and eval, and TensorBoard sends a policy of its own for
-     * them (its inline scripts by hash), which the proxy passes on; a second policy would apply as well and block
-     * them.
+     * TensorBoard's pages, proxied: they need eval (numericjs), inline styles from Google's chart library and frames,
+     * and TensorBoard sends a policy of its own for them (any inline script allowed by its hash), which the proxy
+     * passes on; a second policy would apply as well and block them.
      */
     private static final RequestMatcher TENSORBOARD = new OrRequestMatcher(
             PathPatternRequestMatcher.withDefaults().matcher("/jobs/{id}/tensorboard/**"),
