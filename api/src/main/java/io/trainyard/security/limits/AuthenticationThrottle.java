@@ -37,7 +37,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class AuthenticationThrottle {
 
-    static final int MAX_ADDRESSES = 100_000;
+    private static final int MAX_ADDRESSES = 100_000;
 
     private final int failuresPerMinute;
     private final Counter throttled;
