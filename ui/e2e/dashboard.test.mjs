@@ -15,6 +15,9 @@ let server;
 let browser;
 let page;
 let demoId;
+// What the browser reported against the pages' Content-Security-Policy, and scripts that failed: none expected.
+const policyViolations = [];
+const pageErrors = [];
 
 before(async () => {
   // One CPU slot: a second job must wait in the queue while the first runs.
@@ -22,6 +25,18 @@ before(async () => {
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.setDefaultTimeout(30_000);
+  // Chromium logs each blocked load or inline script as a console error; the event also catches what it does not log.
+  await page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`Content Security Policy violation: ${e.effectiveDirective} blocked ${e.blockedURI || "inline"}`),
+    ),
+  );
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) {
+      policyViolations.push(`${page.url()}: ${message.text()}`);
+    }
+  });
+  page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
 });
 
 after(async () => {
@@ -67,7 +82,8 @@ trainerResourceConfig:
 `;
 
 test("signs in with a token; the session cookie is HttpOnly, so page scripts never see a credential", async () => {
-  await page.goto(server.url + "/");
+  const dashboard = await page.goto(server.url + "/");
+  assert.match(dashboard.headers()["content-security-policy"], /script-src 'self';/);
   await page.getByLabel("API token").fill(server.token);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("link", { name: "Submit" }).waitFor();
@@ -196,6 +212,22 @@ test("shows the pool and the queue, cancels a running job, and bulk-cancels a qu
   await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click();
   await page.locator(".grid-row", { hasText: "sleeper_queued" }).locator(".chip", { hasText: "CANCELLED" }).waitFor({ timeout: 60_000 });
   assert.match((await call(server, "GET", `/jobs/${queued.id}`)).state, /CANCELL/);
+});
+
+test("TensorBoard's pages, proxied, run under TensorBoard's own policy rather than the dashboard's", async () => {
+  const tensorBoard = await page.goto(`${server.url}/jobs/${demoId}/tensorboard/`, { timeout: 180_000 });
+  assert.equal(tensorBoard.status(), 200);
+  const policy = tensorBoard.headers()["content-security-policy"];
+  assert.match(policy, /script-src 'self' 'unsafe-eval'/);
+  assert.doesNotMatch(policy, /frame-ancestors 'none'/);
+  // TensorBoard's app ran: it lists the demo's run and draws its cards (the first group, test/…, is open).
+  await page.getByText("demo_link_prediction/attempt-1").first().waitFor({ timeout: 120_000 });
+  await page.getByText("test/loss").first().waitFor();
+});
+
+test("every page visited ran without a Content-Security-Policy violation or a script error", () => {
+  assert.deepEqual(policyViolations, []);
+  assert.deepEqual(pageErrors, []);
 });
 
 async function waitFor(condition, timeoutMs = 120_000) {

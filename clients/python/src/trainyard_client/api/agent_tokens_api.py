@@ -98,6 +98,7 @@ class AgentTokensApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -170,6 +171,7 @@ class AgentTokensApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -242,6 +244,7 @@ class AgentTokensApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -381,6 +384,7 @@ class AgentTokensApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -446,6 +450,7 @@ class AgentTokensApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -511,6 +516,7 @@ class AgentTokensApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

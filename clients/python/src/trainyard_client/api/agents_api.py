@@ -91,6 +91,7 @@ class AgentsApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -157,6 +158,7 @@ class AgentsApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -223,6 +225,7 @@ class AgentsApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

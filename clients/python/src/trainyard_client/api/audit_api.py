@@ -126,6 +126,7 @@ class AuditApi:
             '401': "Problem",
             '403': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -224,6 +225,7 @@ class AuditApi:
             '401': "Problem",
             '403': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -322,6 +324,7 @@ class AuditApi:
             '401': "Problem",
             '403': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

@@ -105,6 +105,7 @@ class JobsApi:
             '404': "Problem",
             '409': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -177,6 +178,7 @@ class JobsApi:
             '404': "Problem",
             '409': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -249,6 +251,7 @@ class JobsApi:
             '404': "Problem",
             '409': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -680,6 +683,7 @@ class JobsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -751,6 +755,7 @@ class JobsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -822,6 +827,7 @@ class JobsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -954,6 +960,7 @@ class JobsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1025,6 +1032,7 @@ class JobsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1096,6 +1104,7 @@ class JobsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1223,6 +1232,7 @@ class JobsApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1289,6 +1299,7 @@ class JobsApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1355,6 +1366,7 @@ class JobsApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1484,6 +1496,7 @@ class JobsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1555,6 +1568,7 @@ class JobsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1626,6 +1640,7 @@ class JobsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1777,6 +1792,7 @@ class JobsApi:
             '401': "Problem",
             '403': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1867,6 +1883,7 @@ class JobsApi:
             '401': "Problem",
             '403': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1957,6 +1974,7 @@ class JobsApi:
             '401': "Problem",
             '403': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -2120,6 +2138,7 @@ class JobsApi:
             '404': "Problem",
             '409': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -2192,6 +2211,7 @@ class JobsApi:
             '404': "Problem",
             '409': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -2264,6 +2284,7 @@ class JobsApi:
             '404': "Problem",
             '409': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

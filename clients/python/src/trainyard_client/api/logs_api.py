@@ -420,6 +420,7 @@ class LogsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -499,6 +500,7 @@ class LogsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -578,6 +580,7 @@ class LogsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

@@ -412,6 +412,7 @@ class MetricsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -500,6 +501,7 @@ class MetricsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -588,6 +590,7 @@ class MetricsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -740,6 +743,7 @@ class MetricsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -811,6 +815,7 @@ class MetricsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -882,6 +887,7 @@ class MetricsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

@@ -104,6 +104,7 @@ class ProjectsApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -177,6 +178,7 @@ class ProjectsApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -250,6 +252,7 @@ class ProjectsApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -395,6 +398,7 @@ class ProjectsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -466,6 +470,7 @@ class ProjectsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -537,6 +542,7 @@ class ProjectsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -669,6 +675,7 @@ class ProjectsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -740,6 +747,7 @@ class ProjectsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -811,6 +819,7 @@ class ProjectsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -937,6 +946,7 @@ class ProjectsApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1002,6 +1012,7 @@ class ProjectsApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1067,6 +1078,7 @@ class ProjectsApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1200,6 +1212,7 @@ class ProjectsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1275,6 +1288,7 @@ class ProjectsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1350,6 +1364,7 @@ class ProjectsApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1494,6 +1509,7 @@ class ProjectsApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1575,6 +1591,7 @@ class ProjectsApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1656,6 +1673,7 @@ class ProjectsApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1813,6 +1831,7 @@ class ProjectsApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1890,6 +1909,7 @@ class ProjectsApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1967,6 +1987,7 @@ class ProjectsApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

@@ -95,6 +95,7 @@ class TensorboardApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -165,6 +166,7 @@ class TensorboardApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -235,6 +237,7 @@ class TensorboardApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

@@ -101,6 +101,7 @@ class TokensApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -173,6 +174,7 @@ class TokensApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -245,6 +247,7 @@ class TokensApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -390,6 +393,7 @@ class TokensApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -461,6 +465,7 @@ class TokensApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -532,6 +537,7 @@ class TokensApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -663,6 +669,7 @@ class TokensApi:
             '401': "Problem",
             '403': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -733,6 +740,7 @@ class TokensApi:
             '401': "Problem",
             '403': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -803,6 +811,7 @@ class TokensApi:
             '401': "Problem",
             '403': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -938,6 +947,7 @@ class TokensApi:
             '404': "Problem",
             '409': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1010,6 +1020,7 @@ class TokensApi:
             '404': "Problem",
             '409': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1082,6 +1093,7 @@ class TokensApi:
             '404': "Problem",
             '409': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

@@ -104,6 +104,7 @@ class UsersApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -177,6 +178,7 @@ class UsersApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -250,6 +252,7 @@ class UsersApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -401,6 +404,7 @@ class UsersApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -478,6 +482,7 @@ class UsersApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -555,6 +560,7 @@ class UsersApi:
             '413': "Problem",
             '415': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -697,6 +703,7 @@ class UsersApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -762,6 +769,7 @@ class UsersApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -827,6 +835,7 @@ class UsersApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -956,6 +965,7 @@ class UsersApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1027,6 +1037,7 @@ class UsersApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1098,6 +1109,7 @@ class UsersApi:
             '403': "Problem",
             '404': "Problem",
             '422': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1224,6 +1236,7 @@ class UsersApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1289,6 +1302,7 @@ class UsersApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1354,6 +1368,7 @@ class UsersApi:
             '400': "Problem",
             '401': "Problem",
             '403': "Problem",
+            '429': "Problem",
         }
         response_data = self.api_client.call_api(
             *_param,

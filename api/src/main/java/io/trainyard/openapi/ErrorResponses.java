@@ -28,7 +28,8 @@ import org.springframework.web.method.HandlerMethod;
  * a new endpoint is documented truthfully without repeating them: 401 and 403 from the security filters; 400
  * for a parameter or body Jackson or Spring cannot read, or a URL the firewall rejects (any operation); 404 for a path naming something that does not exist
  * (or that the caller may not see); 413 and 415 for a body that is too large or not JSON; 422 listing each
- * invalid field; 429 with Retry-After for rate-limited operations. Errors an operation declares itself (409)
+ * invalid field; 429 with Retry-After for rate-limited operations, and for any once the caller's address has failed
+ * to authenticate too often. Errors an operation declares itself (409)
  * get the same problem schema. Each is an {@code application/problem+json} {@link Problem}.
  */
 class ErrorResponses implements GlobalOperationCustomizer, GlobalOpenApiCustomizer {
@@ -66,10 +67,9 @@ class ErrorResponses implements GlobalOperationCustomizer, GlobalOpenApiCustomiz
         if (body || parameter) {
             add(responses, "422", "Invalid input: `errors` lists every invalid field with its path");
         }
-        if (handler.hasMethodAnnotation(RateLimited.class)) {
-            add(responses, "429", "Over the caller's rate limit; try again after Retry-After seconds")
-                    .addHeaderObject("Retry-After", new Header().description("Seconds to wait").schema(new IntegerSchema()));
-        }
+        add(responses, "429", (handler.hasMethodAnnotation(RateLimited.class) ? "Over the caller's rate limit, or too many" : "Too many")
+                + " failed authentications from the caller's address; try again after Retry-After seconds")
+                .addHeaderObject("Retry-After", new Header().description("Seconds to wait").schema(new IntegerSchema()));
         responses.forEach((code, response) -> {
             if (code.startsWith("4") || code.startsWith("5")) {
                 response.setContent(problemContent());

@@ -37,7 +37,7 @@ public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedH
             throws IOException {
         boolean refused = e instanceof InvalidBearerTokenException;
         String reason = refused ? e.getMessage() : "a bearer token is required (Authorization: Bearer <token>)";
-        failures.record(request, refused ? "refused" : "missing", reason);
+        failures.record(request, refused ? FailedAuthentications.REFUSED : "missing", reason);
         response.setHeader(HttpHeaders.WWW_AUTHENTICATE, refused
                 ? "Bearer realm=\"trainyard\", error=\"invalid_token\"" : "Bearer realm=\"trainyard\"");
         ProblemJson.write(request, response, HttpStatus.UNAUTHORIZED, "Authentication required", reason);

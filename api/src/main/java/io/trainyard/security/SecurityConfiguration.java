@@ -4,7 +4,9 @@ import java.util.Map;
 import java.util.Set;
 
 import io.trainyard.api.dashboard.Dashboard;
+import io.trainyard.security.limits.AuthenticationThrottle;
 import io.trainyard.security.oidc.JwtCallers;
+import io.trainyard.security.session.SameOriginCheck;
 import io.trainyard.security.session.SessionTokens;
 import io.trainyard.security.tokens.TokenAuthentication;
 import jakarta.servlet.http.HttpServletRequest;
@@ -28,6 +30,16 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationProvider;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
+import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
+import org.springframework.security.web.csrf.CsrfFilter;
+import org.springframework.security.web.csrf.CsrfTokenRepository;
+import org.springframework.security.web.header.writers.ContentSecurityPolicyHeaderWriter;
+import org.springframework.security.web.header.writers.DelegatingRequestMatcherHeaderWriter;
+import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
  * Every endpoint but health and the OpenAPI document needs a bearer token: one of the server's own API tokens
@@ -37,8 +49,10 @@ import org.springframework.security.web.access.intercept.RequestAuthorizationCon
  * {@link ProjectAccess} per project; global admins only for users, agent tokens and the audit log). The dashboard
  * instead signs in once ({@code POST /session}) and is then authenticated by its session cookie
  * ({@link SessionTokens}); a request that changes anything with the cookie, and no bearer token, must echo the
- * CSRF token of the {@code XSRF-TOKEN} cookie in {@code X-XSRF-TOKEN}. Bearer requests carry no cookie, so they
- * have nothing for CSRF to forge and need no CSRF token. The dashboard's files are open to everyone.
+ * CSRF token of the {@code XSRF-TOKEN} cookie in {@code X-XSRF-TOKEN} and come from the server's own pages
+ * ({@link SameOriginCheck}). Bearer requests carry no cookie, so they have nothing for CSRF to forge and need
+ * neither. An address that fails to authenticate too often is throttled ({@link AuthenticationThrottle}). The
+ * dashboard's files are open to everyone, and served with a strict Content-Security-Policy.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SecurityProperties.class)
@@ -48,12 +62,37 @@ public class SecurityConfiguration {
     private static final String[] OPEN = {"/actuator/health", "/actuator/health/**", "/v3/api-docs", "/v3/api-docs.yaml",
             "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/session", "/error"};
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+    /**
+     * The dashboard's policy: its scripts and everything it loads come from the server, no inline script runs, no
+     * other site may frame it. Styles may be inline: CodeMirror writes its themes into {@code <style>} elements
+     * (style-mod; a nonce would need a per-response index.html) and ansi_up colours log lines with style
+     * attributes. An injected style can load nothing from elsewhere (img-src and font-src stay 'self'), and
+     * CodeMirror's lint underline is a data: SVG.
+     */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            + "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    /**
+     * TensorBoard's pages, proxied: they need eval (numericjs), inline styles from Google's chart library and frames,
+     * and TensorBoard sends a policy of its own for them (any inline script allowed by its hash), which the proxy
+     * passes on; a second policy would apply as well and block them.
+     */
+    private static final RequestMatcher TENSORBOARD = new OrRequestMatcher(
+            PathPatternRequestMatcher.withDefaults().matcher("/jobs/{id}/tensorboard/**"),
+            PathPatternRequestMatcher.withDefaults().matcher("/tensorboards/**"));
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties properties,
             TokenAuthentication tokens, ObjectProvider<JwtDecoder> jwtDecoder, JwtCallers jwtCallers,
-            ProblemResponses problems, SessionTokens sessionTokens) throws Exception {
-        http.csrf(csrf -> csrf.spa().requireCsrfProtectionMatcher(SecurityConfiguration::needsCsrfToken))
+            ProblemResponses problems, SessionTokens sessionTokens, CsrfTokenRepository csrfTokens,
+            AuthenticationThrottle throttle) throws Exception {
+        // Spring Security's other headers stay as they are: X-Content-Type-Options nosniff, X-Frame-Options DENY.
+        http.headers(headers -> headers
+                        .addHeaderWriter(new DelegatingRequestMatcherHeaderWriter(new NegatedRequestMatcher(TENSORBOARD),
+                                new ContentSecurityPolicyHeaderWriter(CONTENT_SECURITY_POLICY)))
+                        // Our own requests keep theirs (SameOriginCheck falls back on it); other sites learn no job id.
+                        .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.SAME_ORIGIN)))
+                .csrf(csrf -> csrf.spa().csrfTokenRepository(csrfTokens)
+                        .requireCsrfProtectionMatcher(SecurityConfiguration::needsCsrfToken))
                 .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.NEVER))
                 .securityContext(context -> context.securityContextRepository(sessionTokens))
                 .requestCache(cache -> cache.disable())
@@ -77,6 +116,8 @@ public class SecurityConfiguration {
         AuthenticationManagerResolver<HttpServletRequest> managers = request ->
                 jwtManager != null && !isOwnToken(request) ? jwtManager : tokenManager;
         return http
+                .addFilterBefore(throttle::doFilter, CsrfFilter.class)
+                .addFilterBefore(new SameOriginCheck(SecurityConfiguration::needsCsrfToken), CsrfFilter.class)
                 .authorizeHttpRequests(requests -> requests
                         .requestMatchers(OPEN).permitAll()
                         .requestMatchers(HttpMethod.GET, Dashboard.PATHS).permitAll()
@@ -88,6 +129,12 @@ public class SecurityConfiguration {
                 .oauth2ResourceServer(server -> server.authenticationManagerResolver(managers)
                         .authenticationEntryPoint(problems).accessDeniedHandler(problems))
                 .build();
+    }
+
+    /** The XSRF-TOKEN cookie, readable by the dashboard's scripts; {@link SessionTokens} renews it at sign-in. */
+    @Bean
+    CsrfTokenRepository csrfTokenRepository() {
+        return CookieCsrfTokenRepository.withHttpOnlyFalse();
     }
 
     private static AuthenticationManager jwtManager(JwtDecoder decoder, JwtCallers callers) {

@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param enabled off only for tests and local experiments: every request then acts as a global admin
  * @param tokenLifetime how long a new token lasts when its creator names no expiry
  * @param maxTokenLifetime the longest expiry a token may have
- * @param rateLimits per-token limits on what costs the server most
+ * @param rateLimits per-token limits on what costs the server most, and per-address limits on failed authentications
  * @param oidc how JWTs of the configured issuer ({@code spring.security.oauth2.resourceserver.jwt.*}) become users
  */
 @ConfigurationProperties("trainyard.security")
@@ -28,11 +28,14 @@ public record SecurityProperties(
      * @param submissionsPerSecond sustained submissions (and dry runs) per token; twice as many in a burst
      * @param streamsPerMinute new live streams (SSE follows) per token
      * @param concurrentStreams live streams one token may hold open at once
+     * @param failedAuthenticationsPerMinute refused tokens (and failed sign-ins) per client address; past them the
+     *     address's attempts to authenticate are answered 429
      */
     public record RateLimits(
             @DefaultValue("50") int submissionsPerSecond,
             @DefaultValue("60") int streamsPerMinute,
-            @DefaultValue("16") int concurrentStreams) {
+            @DefaultValue("16") int concurrentStreams,
+            @DefaultValue("30") int failedAuthenticationsPerMinute) {
     }
 
     /**

@@ -3,6 +3,11 @@ package io.trainyard.api;
 import static io.trainyard.testing.TrainyardClient.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -200,6 +205,40 @@ class SecurityTest {
         assertThat(limited.body().get("detail").asString()).contains("5 per second");
         // Another token has a budget of its own.
         assertThat(alice.jobs().dryRunJob(body("alpha", "other_token")).getBackend()).isEqualTo("local");
+    }
+
+    /**
+     * Guesses from one address (127.0.0.2, another loopback address, so the rest of this class's requests are not
+     * throttled): a 401 each until the budget of 30 a minute (the default; a little more as it refills meanwhile)
+     * is spent, then 429 with Retry-After, for the right token too, while other addresses go on as before.
+     */
+    @Test
+    void anAddressThatFailsToAuthenticateTooOftenIsThrottled() throws Exception {
+        HttpClient guesser = HttpClient.newBuilder().localAddress(InetAddress.getByName("127.0.0.2")).build();
+        List<Integer> statuses = new ArrayList<>();
+        HttpResponse<String> throttled = null;
+        for (int i = 0; i < 60 && throttled == null; i++) {
+            HttpResponse<String> response = getJobs(guesser, "ty_guess" + i);
+            statuses.add(response.statusCode());
+            if (response.statusCode() == 429) {
+                throttled = response;
+            }
+        }
+
+        assertThat(throttled).as("statuses %s", statuses).isNotNull();
+        assertThat(statuses.subList(0, statuses.size() - 1)).hasSizeGreaterThanOrEqualTo(30).containsOnly(401);
+        assertThat(Long.parseLong(throttled.headers().firstValue("Retry-After").orElseThrow())).isPositive();
+        assertThat(throttled.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(RawHttpClient.JSON.readTree(throttled.body()).get("detail").asString()).contains("30 per minute");
+        assertThat(getJobs(guesser, admin.token()).statusCode()).isEqualTo(429);
+        assertThat(admin.raw().get("/jobs").status()).isEqualTo(200);
+        assertThat(admin.raw().get("/actuator/prometheus").raw().body())
+                .containsPattern("trainyard_security_authentication_throttled_total(\\{[^}]*})? [1-9]");
+    }
+
+    private static HttpResponse<String> getJobs(HttpClient client, String token) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(admin.baseUrl() + "/jobs"))
+                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

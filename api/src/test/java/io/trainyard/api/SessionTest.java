@@ -55,17 +55,32 @@ class SessionTest {
         server.close();
     }
 
-    /** A browser: keeps cookies, sends no Authorization header. */
+    /**
+     * A browser: keeps cookies, sends no Authorization header, and sends the page's origin with every request (a
+     * page of the server's own unless a test says otherwise, as a browser does for fetch()).
+     */
     static final class Browser {
         final CookieManager cookies = new CookieManager();
         final HttpClient http = HttpClient.newBuilder().cookieHandler(cookies).build();
+        String origin = admin.baseUrl();
+        String referer;
 
         HttpResponse<String> send(String method, String path, String json, boolean withCsrf) throws IOException, InterruptedException {
+            return send(method, path, json, withCsrf ? cookie("XSRF-TOKEN") : null);
+        }
+
+        HttpResponse<String> send(String method, String path, String json, String csrfToken) throws IOException, InterruptedException {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(admin.baseUrl() + path))
                     .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
                     .header("Content-Type", "application/json");
-            if (withCsrf) {
-                request.header("X-XSRF-TOKEN", cookie("XSRF-TOKEN"));
+            if (csrfToken != null) {
+                request.header("X-XSRF-TOKEN", csrfToken);
+            }
+            if (origin != null) {
+                request.header("Origin", origin);
+            }
+            if (referer != null) {
+                request.header("Referer", referer);
             }
             return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         }
@@ -124,6 +139,76 @@ class SessionTest {
         assertThat(wrong.statusCode()).isEqualTo(422);
         assertThat(wrong.body()).contains("\"field\":\"token\"");
         assertThat(browser.send("GET", "/jobs", null, false).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void aChangeFromAnotherSitesPageIsRefusedEvenWithTheCsrfToken() throws Exception {
+        Browser browser = new Browser();
+        browser.signIn(admin.token());
+        String submission = RawHttpClient.JSON.writeValueAsString(JobBodies.asJson(JobBodies.job("origin_probe", "print(1)")));
+
+        browser.origin = "https://attacker.example";
+        HttpResponse<String> foreign = browser.send("POST", "/jobs/dry-run", submission, true);
+        browser.origin = null;
+        browser.referer = "https://attacker.example/page.html";
+        HttpResponse<String> foreignReferer = browser.send("POST", "/jobs/dry-run", submission, true);
+        browser.referer = null;
+        HttpResponse<String> neither = browser.send("POST", "/jobs/dry-run", submission, true);
+        browser.referer = admin.baseUrl() + "/ui/submit";
+        HttpResponse<String> ownReferer = browser.send("POST", "/jobs/dry-run", submission, true);
+
+        assertThat(foreign.statusCode()).isEqualTo(403);
+        assertThat(foreign.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(RawHttpClient.JSON.readTree(foreign.body()).get("detail").asString()).contains("Origin");
+        assertThat(foreignReferer.statusCode()).isEqualTo(403);
+        assertThat(neither.statusCode()).isEqualTo(403);
+        assertThat(ownReferer.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void signingInFromAnotherSitesPageIsRefused() throws Exception {
+        Browser browser = new Browser();
+        browser.send("GET", "/session", null, false);
+        browser.origin = "http://127.0.0.1:1"; // another port is another origin
+
+        HttpResponse<String> signIn = browser.send("POST", "/session",
+                RawHttpClient.JSON.writeValueAsString(Map.of("token", admin.token())), true);
+
+        assertThat(signIn.statusCode()).isEqualTo(403);
+        assertThat(browser.cookie("TRAINYARD_SESSION")).isEmpty();
+    }
+
+    @Test
+    void signingInAndOutRenewsTheCsrfToken() throws Exception {
+        Browser browser = new Browser();
+        browser.send("GET", "/session", null, false);
+        String beforeSignIn = browser.cookie("XSRF-TOKEN");
+        String submission = RawHttpClient.JSON.writeValueAsString(JobBodies.asJson(JobBodies.job("renewed_csrf", "print(1)")));
+
+        assertThat(browser.signIn(admin.token()).statusCode()).isEqualTo(200);
+        String afterSignIn = browser.cookie("XSRF-TOKEN");
+
+        assertThat(afterSignIn).isNotEmpty().isNotEqualTo(beforeSignIn);
+        assertThat(browser.send("POST", "/jobs/dry-run", submission, beforeSignIn).statusCode()).isEqualTo(403);
+        assertThat(browser.send("POST", "/jobs/dry-run", submission, afterSignIn).statusCode()).isEqualTo(200);
+        assertThat(browser.send("DELETE", "/session", null, afterSignIn).statusCode()).isEqualTo(204);
+        assertThat(browser.cookie("XSRF-TOKEN")).isNotEmpty().isNotEqualTo(afterSignIn);
+    }
+
+    @Test
+    void theDashboardIsServedWithAStrictContentSecurityPolicy() throws Exception {
+        HttpResponse<String> page = new Browser().send("GET", "/ui/jobs", null, false);
+
+        String policy = page.headers().firstValue("Content-Security-Policy").orElse("");
+        assertThat(policy).contains("default-src 'self'", "script-src 'self';", "object-src 'none'", "frame-ancestors 'none'");
+        assertThat(policy.split("script-src")[1].split(";")[0]).doesNotContain("unsafe");
+        assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+        assertThat(page.headers().firstValue("Referrer-Policy")).hasValue("same-origin");
+        // TensorBoard's pages bring a policy of their own (with their inline scripts' hashes): none of ours there.
+        RawHttpClient.Response tensorBoard = admin.raw().get("/jobs/00000000-0000-0000-0000-000000000000/tensorboard/");
+        assertThat(tensorBoard.status()).isEqualTo(404);
+        assertThat(tensorBoard.header("Content-Security-Policy")).isNull();
     }
 
     @Test

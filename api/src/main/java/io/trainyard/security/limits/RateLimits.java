@@ -2,7 +2,6 @@ package io.trainyard.security.limits;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -77,8 +76,8 @@ public class RateLimits implements HandlerInterceptor {
     private static void take(Bucket bucket, String what, String limit) {
         ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
         if (!probe.isConsumed()) {
-            long seconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(probe.getNanosToWaitForRefill() + 999_999_999L));
-            throw new TooManyRequestsException("too many " + what + " with this token: the limit is " + limit, seconds);
+            throw TooManyRequestsException.retryAfterNanos("too many " + what + " with this token: the limit is " + limit,
+                    probe.getNanosToWaitForRefill());
         }
     }
 

@@ -7,10 +7,12 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.security.Caller;
+import io.trainyard.security.FailedAuthentications;
 import io.trainyard.security.Role;
 import io.trainyard.security.tokens.TokenAuthentication;
 import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -29,7 +31,8 @@ import org.springframework.web.bind.annotation.RestController;
  * The dashboard signs in here: it trades a user's API token for an HttpOnly, SameSite=Strict session cookie, so
  * the token never has to be kept where page scripts can read it. Requests made with the cookie need the CSRF
  * token of the {@code XSRF-TOKEN} cookie echoed in an {@code X-XSRF-TOKEN} header when they change anything;
- * {@code GET /session} hands that cookie out.
+ * {@code GET /session} hands that cookie out, and signing in or out renews it. A failed sign-in counts as a refused
+ * token.
  */
 @Hidden // the browser's cookie session (CSRF-protected), not part of the bearer-token API clients are generated from
 @RestController
@@ -39,10 +42,12 @@ public class SessionController {
 
     private final SessionTokens sessions;
     private final TokenAuthentication tokens;
+    private final FailedAuthentications failures;
 
-    public SessionController(SessionTokens sessions, TokenAuthentication tokens) {
+    public SessionController(SessionTokens sessions, TokenAuthentication tokens, FailedAuthentications failures) {
         this.sessions = sessions;
         this.tokens = tokens;
+        this.failures = failures;
     }
 
     /** A user's API token. */
@@ -66,8 +71,7 @@ public class SessionController {
 
     @PostMapping
     @Operation(operationId = "signIn", summary = "Sign in with a user's API token: answers the user and sets the session cookie")
-    public SessionView signIn(@RequestBody SignIn signIn, HttpServletRequest request,
-            @Parameter(hidden = true) CsrfToken csrf) {
+    public SessionView signIn(@RequestBody SignIn signIn, HttpServletRequest request, HttpServletResponse response) {
         if (signIn == null || signIn.token() == null || signIn.token().isBlank()) {
             throw new InvalidRequestException("token", "must be a user's API token");
         }
@@ -76,20 +80,20 @@ public class SessionController {
         try {
             authentication = tokens.authenticate(new BearerTokenAuthenticationToken(token));
         } catch (AuthenticationException e) {
+            failures.record(request, FailedAuthentications.REFUSED, e.getMessage());
             throw new InvalidRequestException("token", "is unknown, expired or revoked");
         }
         if (!(authentication.getPrincipal() instanceof Caller.User user)) {
             throw new InvalidRequestException("token", "is an agent's token; sign in with a user's token");
         }
-        sessions.signIn(request, token);
-        csrf.getToken();
+        sessions.signIn(request, response, token);
         return view(user);
     }
 
     @DeleteMapping
     @Operation(operationId = "signOut", summary = "Sign out: ends the session")
-    public ResponseEntity<Void> signOut(HttpServletRequest request) {
-        sessions.signOut(request);
+    public ResponseEntity<Void> signOut(HttpServletRequest request, HttpServletResponse response) {
+        sessions.signOut(request, response);
         return ResponseEntity.noContent().build();
     }
 

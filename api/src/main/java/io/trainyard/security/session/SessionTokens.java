@@ -11,13 +11,16 @@ import org.springframework.security.core.context.SecurityContextImpl;
 import org.springframework.security.oauth2.server.resource.authentication.BearerTokenAuthenticationToken;
 import org.springframework.security.web.context.HttpRequestResponseHolder;
 import org.springframework.security.web.context.SecurityContextRepository;
+import org.springframework.security.web.csrf.CsrfTokenRepository;
 import org.springframework.stereotype.Component;
 
 /**
  * The dashboard's sessions. {@code POST /session} keeps the user's API token in the server-side HTTP session;
  * every request that comes with the session cookie is authenticated again through that token, so revoking the
  * token, or changing the user's roles, takes effect on open sessions as on bearer requests. Nothing is saved
- * from a request's security context: only {@link #signIn} starts a session.
+ * from a request's security context: only {@link #signIn} starts a session. Signing in or out also renews the CSRF
+ * token of the {@code XSRF-TOKEN} cookie, as it would a session id: a token another page planted or read before
+ * sign-in (a sibling subdomain can set cookies for this host) is worthless after it.
  */
 @Component
 public class SessionTokens implements SecurityContextRepository {
@@ -25,22 +28,25 @@ public class SessionTokens implements SecurityContextRepository {
     private static final String TOKEN = "trainyard.token";
 
     private final TokenAuthentication tokens;
+    private final CsrfTokenRepository csrfTokens;
 
-    public SessionTokens(TokenAuthentication tokens) {
+    public SessionTokens(TokenAuthentication tokens, CsrfTokenRepository csrfTokens) {
         this.tokens = tokens;
+        this.csrfTokens = csrfTokens;
     }
 
     /** Starts a new session (a new id, so a session id planted before sign-in is worthless) for this token. */
-    public void signIn(HttpServletRequest request, String token) {
-        signOut(request);
+    public void signIn(HttpServletRequest request, HttpServletResponse response, String token) {
+        signOut(request, response);
         request.getSession(true).setAttribute(TOKEN, token);
     }
 
-    public void signOut(HttpServletRequest request) {
+    public void signOut(HttpServletRequest request, HttpServletResponse response) {
         HttpSession session = request.getSession(false);
         if (session != null) {
             session.invalidate();
         }
+        csrfTokens.saveToken(csrfTokens.generateToken(request), request, response);
     }
 
     /** Called lazily, when something asks who the caller is (after any bearer token had its say). */
