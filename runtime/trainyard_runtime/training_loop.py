@@ -9,6 +9,7 @@ import torch
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel
 
+import trainyard_runtime
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.outputs.gpu_memory import gpu_memory_scalars
@@ -65,6 +66,8 @@ class TrainingLoop:
             optimizer.step()
             if task.node_embeddings is not None:
                 task.node_embeddings.step()  # sparse all-reduce over ranks, then SparseAdam
+            if step == 1:
+                self.progress.say(f"[trainyard] first training step after {time.monotonic() - trainyard_runtime.STARTED:.1f}s")
             window_loss += loss.item()
             window_edges += sampled_edges
             window_steps += 1
