@@ -50,7 +50,7 @@ class TrainingLoop:
         if context.is_distributed:
             device_ids = [context.device] if context.device.type == "cuda" else None
             model = DistributedDataParallel(task.model, device_ids=device_ids)
-        optimizer = torch.optim.AdamW(model.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
+        optimizer = adamw(model.parameters(), args.learning_rate, args.weight_decay, context.device)
         model.train()
         batches = iter(task.training_batches())
         window_loss, window_edges, window_steps = 0.0, 0, 0
@@ -99,6 +99,13 @@ class TrainingLoop:
         self.last_validation = metrics
         self.scalars.add_all("val", metrics, step)
         self.progress.say(f"[val] step {step} | " + describe(metrics))
+
+
+def adamw(parameters, learning_rate: float, weight_decay: float, device: torch.device) -> torch.optim.AdamW:
+    """AdamW as one fused kernel on CUDA (the per-parameter kernels cost ~0.5 ms of launches per step there);
+    on CPU the multi-tensor (foreach) implementation."""
+    fused = device.type == "cuda"
+    return torch.optim.AdamW(parameters, lr=learning_rate, weight_decay=weight_decay, fused=fused, foreach=not fused)
 
 
 def describe(metrics: dict[str, float]) -> str:
