@@ -66,7 +66,6 @@ class BatchLayout:
         start = [sum(capacity[:h]) for h in range(len(shapes) + 1)]
         num_nodes = start[-1]  # node slots
         length = 2 * num_nodes - batch_size  # node slots, then edge slots
-        self.batch_size = batch_size
 
         def buffer(size, dtype=torch.int64):
             return torch.zeros(size, dtype=dtype, device=device)
