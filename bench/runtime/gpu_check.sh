@@ -5,7 +5,7 @@
 #      torch.cuda.set_sync_debug_mode counting what the dispatcher cannot see);
 #   3. one products-sized GraphSAGE epoch (sampling_bench.py --products --cuda-only --training-batches 0):
 #      seconds per epoch and the mean training loss, to compare with the 31.96 s measured before;
-#   4. torch.profiler over 20 products-sized steps: top CUDA operators and GPU busy %;
+#   4. torch.profiler over 20 products-sized steps: top CUDA operators, GPU busy %, gzipped Chrome trace;
 #   5. the runtime's tests, CUDA included.
 # Every step's output goes to $OUT/<step>.log and one line per step (exit status, seconds) to $OUT/summary.txt;
 # a failing step does not stop the others.
@@ -55,6 +55,8 @@ step operations 120 "$python" -m pytest -q -s runtime/tests/test_sampler_operati
 step epoch 200 "$python" bench/runtime/sampling_bench.py "${bench_size[@]}" "${device_flag[@]}" \
   --training-batches 0 --sampling-batches 20
 step profile 150 "$python" bench/runtime/sampling_bench.py "${bench_size[@]}" "${device_flag[@]}" \
-  --training-batches "$profiled_batches" --sampling-batches 5 --profile "$out/trace"
+  --training-batches "$profiled_batches" --sampling-batches 5 --profile /tmp/gpu-check-trace
+# A trace of 20 steps is ~33 MB, over what comes back from the GPU machine; compressed it is a few MB.
+gzip -c /tmp/gpu-check-trace-*.json > "$out/trace.json.gz" 2>/dev/null || echo "no trace written" >> "$out/summary.txt"
 step tests 240 "$python" -m pytest -q -x "${tests[@]}"
 cat "$out/summary.txt"

@@ -56,8 +56,9 @@ class WeightedSumConv(nn.Module):
     """PyG's ``GraphConv(aggr="add")``: ``h_v' = W_rel sum_u w_uv h_u + b + W_root h_v``, with its parameters
     under its names (``lin_rel``, ``lin_root``), so a model saved when the runtime used PyG loads unchanged.
 
-    Written out rather than imported: ``import torch_geometric`` loads all of PyG and ``torch._dynamo``, 7 of
-    the 10.6 s a trainer process took to start on the H100 machine (issue 23), for these three lines.
+    Written out rather than imported: ``import torch_geometric`` loads all of PyG, about 1 s of CPU per trainer
+    start here (beside ``torch._dynamo``, which it imports too, but which ``torch.optim`` imports anyway at
+    the optimizer's first use), for these three lines.
     """
 
     def __init__(self, in_dim: int, out_dim: int):
