@@ -14,6 +14,7 @@ from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.outputs.gpu_memory import gpu_memory_scalars
 from trainyard_runtime.embeddings import NodeEmbeddings
+from trainyard_runtime.loader.prefetch import prefetched
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
 
@@ -52,8 +53,11 @@ class TrainingLoop:
             model = DistributedDataParallel(task.model, device_ids=device_ids)
         optimizer = adamw(model.parameters(), args.learning_rate, args.weight_decay, context.device)
         model.train()
-        batches = iter(task.training_batches())
-        window_loss, window_edges, window_steps = 0.0, 0, 0
+        batches = prefetched(task.training_batches(), context.device)
+        # Summed on the device and read once per log line: reading every step's loss would make the host
+        # wait for each step, so nothing (the next batch's sampling) could overlap it.
+        window_loss = torch.zeros((), dtype=torch.float64, device=context.device)
+        window_edges, window_steps = 0, 0
         window_start = started = time.monotonic()
         last_loss = float("nan")
         for step in range(1, self.steps + 1):
@@ -68,13 +72,13 @@ class TrainingLoop:
                 task.node_embeddings.step()  # sparse all-reduce over ranks, then SparseAdam
             if step == 1:
                 self.progress.say(f"[trainyard] first training step after {time.monotonic() - trainyard_runtime.STARTED:.1f}s")
-            window_loss += loss.item()
+            window_loss += loss.detach()
             window_edges += sampled_edges
             window_steps += 1
             if step % args.log_every_n_batch == 0 or step == self.steps:
                 elapsed = time.monotonic() - window_start
                 totals = context.all_reduce_sum(
-                    torch.tensor([window_loss / window_steps, window_steps, window_edges], dtype=torch.float64)
+                    torch.tensor([window_loss.item() / window_steps, window_steps, window_edges], dtype=torch.float64)
                 )
                 last_loss = totals[0].item() / context.world_size
                 batches_per_s = totals[1].item() / max(elapsed, 1e-9)
@@ -87,7 +91,8 @@ class TrainingLoop:
                 self.scalars.add("train/sampled_edges_per_second", edges_per_s, step)
                 self.scalars.add("train/epoch", epoch, step)
                 self.scalars.add_all("gpu", gpu_memory_scalars(context.device), step)
-                window_loss, window_edges, window_steps = 0.0, 0, 0
+                window_loss.zero_()
+                window_edges, window_steps = 0, 0
                 window_start = time.monotonic()
             if step % args.val_every_n_batch == 0 or step == self.steps:
                 self.validate(step)
