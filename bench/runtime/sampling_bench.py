@@ -28,6 +28,7 @@ from trainyard_runtime.data.generators import rmat
 from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.loader.node_loader import to_data
+from trainyard_runtime.loader.prefetch import prefetched
 from trainyard_runtime.models import GraphSAGE, NodeClassifier
 from trainyard_runtime.sampler import NeighborSampler
 from trainyard_runtime.training_loop import adamw
@@ -67,8 +68,13 @@ def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batch
     optimizer = adamw(model.parameters(), 0.003, 0.01, device)  # as the trainer builds it
     order = torch.randperm(store.num_nodes, generator=torch.Generator().manual_seed(4))
 
-    def step(seeds: torch.Tensor) -> torch.Tensor:
-        data = to_data(dataset, sampler.sample(seeds), device)
+    def sampled(first: int, count: int):
+        """Batches ``first`` … ``first + count - 1`` of ``order``, sampled on a side stream on CUDA as the
+        trainer's loop does (the next batch's sampling overlaps the current step)."""
+        for i in range(first, first + count):
+            yield to_data(dataset, sampler.sample(order[i * batch : (i + 1) * batch]), device)
+
+    def step(data) -> torch.Tensor:
         loss = torch.nn.functional.cross_entropy(model(data), data.y[: data.batch_size])
         optimizer.zero_grad()
         loss.backward()
@@ -76,8 +82,8 @@ def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batch
         return loss.detach()
 
     warm_up = 3
-    for i in range(warm_up):
-        step(order[i * batch : (i + 1) * batch])
+    for data in prefetched(sampled(0, warm_up), device):
+        step(data)
     synchronize(device)
     batches_per_epoch = -(-store.num_nodes // batch)
     timed = batches or batches_per_epoch
@@ -86,8 +92,8 @@ def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batch
     loss_sum = torch.zeros((), device=device)  # summed on the device: reading each loss would wait every step
     with profiler:
         started = time.perf_counter()
-        for i in range(warm_up, warm_up + timed):
-            loss_sum += step(order[i * batch : (i + 1) * batch])
+        for data in prefetched(sampled(warm_up, timed), device):
+            loss_sum += step(data)
         synchronize(device)
         per_batch = (time.perf_counter() - started) / timed
     if profile_to:
