@@ -28,8 +28,10 @@ from trainyard_runtime.data.generators import rmat
 from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.loader.node_loader import to_data
+from trainyard_runtime.loader.prefetch import prefetched
 from trainyard_runtime.models import GraphSAGE, NodeClassifier
 from trainyard_runtime.sampler import NeighborSampler
+from trainyard_runtime.training_loop import adamw
 
 from dgl_comparison import compare_with_dgl
 
@@ -63,37 +65,49 @@ def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batch
     store = dataset.store
     sampler = NeighborSampler(store, fanout, seed=3)
     model = NodeClassifier(GraphSAGE(store.features.size(1), 64, 64, len(fanout)), 64, dataset.num_classes).to(device)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=0.003)
+    optimizer = adamw(model.parameters(), 0.003, 0.01, device)  # as the trainer builds it
     order = torch.randperm(store.num_nodes, generator=torch.Generator().manual_seed(4))
 
-    def step(seeds: torch.Tensor) -> None:
-        data = to_data(dataset, sampler.sample(seeds), device)
+    def sampled(first: int, count: int):
+        """Batches ``first`` … ``first + count - 1`` of ``order``, sampled on a side stream on CUDA as the
+        trainer's loop does (the next batch's sampling overlaps the current step)."""
+        for i in range(first, first + count):
+            yield to_data(dataset, sampler.sample(order[i * batch : (i + 1) * batch]), device)
+
+    def step(data) -> torch.Tensor:
         loss = torch.nn.functional.cross_entropy(model(data), data.y[: data.batch_size])
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+        return loss.detach()
 
     warm_up = 3
-    for i in range(warm_up):
-        step(order[i * batch : (i + 1) * batch])
+    for data in prefetched(sampled(0, warm_up), device):
+        step(data)
     synchronize(device)
     batches_per_epoch = -(-store.num_nodes // batch)
     timed = batches or batches_per_epoch
     order = torch.cat([order, order])  # a whole epoch after the warm-up steps wraps around
     profiler = profiling(device, profile_to)
+    loss_sum = torch.zeros((), device=device)  # summed on the device: reading each loss would wait every step
     with profiler:
         started = time.perf_counter()
-        for i in range(warm_up, warm_up + timed):
-            step(order[i * batch : (i + 1) * batch])
+        for data in prefetched(sampled(warm_up, timed), device):
+            loss_sum += step(data)
         synchronize(device)
         per_batch = (time.perf_counter() - started) / timed
     if profile_to:
         sort_by = "cuda_time_total" if device.type == "cuda" else "cpu_time_total"
-        print(profiler.key_averages().table(sort_by=sort_by, row_limit=15))
+        averages = profiler.key_averages()
+        print(averages.table(sort_by=sort_by, row_limit=15))
+        if device.type == "cuda":
+            kernel_seconds = sum(event.self_device_time_total for event in averages) / 1e6
+            print(f"GPU busy {100 * kernel_seconds / (per_batch * timed):.1f} % of the timed steps' wall time "
+                  f"({kernel_seconds:.3f} s of kernels in {per_batch * timed:.3f} s)")
         profiler.export_chrome_trace(profile_to)
         print(f"Chrome trace of the {device.type} training steps: {profile_to}")
     return {"seconds_per_batch": per_batch, "seconds_per_epoch": per_batch * batches_per_epoch,
-            "batches_per_epoch": batches_per_epoch}
+            "batches_per_epoch": batches_per_epoch, "mean_loss": loss_sum.item() / timed}
 
 
 def profiling(device: torch.device, trace_path: str):
@@ -175,7 +189,7 @@ def main() -> None:
         basis = f"estimated from {options.training_batches} batches" if options.training_batches else "one whole epoch"
         print(f"{name}: GraphSAGE training {training['seconds_per_batch']:.3f} s/batch -> "
               f"{training['seconds_per_epoch']:.2f} s/epoch ({training['batches_per_epoch']} batches of {options.batch}; "
-              f"{basis})")
+              f"{basis}); mean training loss over those batches {training['mean_loss']:.4f}")
 
 
 if __name__ == "__main__":

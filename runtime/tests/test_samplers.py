@@ -122,8 +122,11 @@ def test_weighted_sampling_without_replacement_takes_distinct_neighbours():
     assert len(pairs) == stars * 4 == len(set(pairs))
 
 
+@pytest.mark.parametrize("backend", SAMPLER_BACKENDS)
 @pytest.mark.parametrize("kind", ["uniform", "weighted", "layerwise"])
-def test_excluded_label_edges_never_reach_message_passing(rmat_store, kind):
+def test_excluded_label_edges_never_reach_message_passing(rmat_store, kind, backend):
+    device, native = backend
+    store = rmat_store.to(device)
     seeds = torch.arange(50)
     # Label edges: the first two edges of every seed, so the sampler is bound to meet some of them.
     firsts = [(s, n) for s in seeds.tolist() for n in rmat_store.neighbours(s)[:2].tolist()]
@@ -135,9 +138,9 @@ def test_excluded_label_edges_never_reach_message_passing(rmat_store, kind):
         target, neighbour = sampled_graph_edges(subgraph)
         return set((target * rmat_store.num_nodes + neighbour).tolist())
 
-    without = make_samplers(rmat_store)[kind].sample(seeds)
+    without = make_samplers(store, native)[kind].sample(seeds)
     assert sampled_keys(without) & label_keys, "the check needs label edges that would otherwise be sampled"
-    excluded = make_samplers(rmat_store)[kind].sample(seeds, exclude_edges=labels)
+    excluded = make_samplers(store, native)[kind].sample(seeds, exclude_edges=labels)
     assert not sampled_keys(excluded) & label_keys
     assert excluded.num_edges > 0
 
@@ -168,3 +171,16 @@ def test_random_walk_neighbours_are_the_most_visited_nearby_nodes(backend):
     target, neighbour = sampled_graph_edges(far.sample(torch.tensor([5])))
     assert set(neighbour.tolist()) == {3, 4, 6, 7}
     assert torch.isclose(far.sample(torch.tensor([5])).edge_weight.sum().cpu(), torch.tensor(1.0))
+
+
+@pytest.mark.parametrize("backend", SAMPLER_BACKENDS)
+def test_a_repeated_seed_keeps_the_local_id_of_its_first_occurrence(rmat_store, backend):
+    device, native = backend
+    sampler = NeighborSampler(rmat_store.to(device), [6, 4], seed=3, native=native)
+    subgraph = sampler.sample(torch.tensor([5, 7, 5, 9, 7]))
+    assert subgraph.batch_size == 3
+    assert subgraph.node[:3].tolist() == [5, 7, 9]
+    assert subgraph.seed_local.tolist() == [0, 1, 0, 2, 1]
+    assert len(subgraph.node.unique()) == subgraph.num_nodes
+    again = sampler.sample(torch.tensor([9, 5]))  # the lookup table was reset after the last batch
+    assert again.node[:2].tolist() == [9, 5] and again.seed_local.tolist() == [0, 1]

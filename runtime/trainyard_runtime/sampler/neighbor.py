@@ -9,6 +9,8 @@ import torch
 from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.sampler import native as native_kernels
 from trainyard_runtime.sampler.base import HopSampler
+from trainyard_runtime.sampler.fixed_capacity import FixedCapacitySampler
+from trainyard_runtime.sampler.floyd import DistinctPositions
 from trainyard_runtime.sampler.subgraph import SampledSubgraph
 
 _NO_KEYS = torch.empty(0, dtype=torch.int64)
@@ -25,8 +27,20 @@ class NeighborSampler(HopSampler):
         if any(k == 0 or k < -1 for k in num_neighbors):
             raise ValueError(f"num_neighbors entries must be positive or -1, got {num_neighbors}")
         self.num_neighbors = list(num_neighbors)
+        self._fixed_capacity = None if self.native else self.fixed_capacity_sampler()
+
+    def fixed_capacity_sampler(self) -> Optional[FixedCapacitySampler]:
+        """The tensor path with one synchronisation per batch, where it applies (bounded fanouts)."""
+        if not FixedCapacitySampler.applies_to(self.store, self.num_neighbors):
+            return None
+        return FixedCapacitySampler(self.store, self.num_neighbors, self.generator)
 
     def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> SampledSubgraph:
+        if self._fixed_capacity is not None:
+            excluded = self.excluded_keys(exclude_edges)
+            return self._fixed_capacity.sample(
+                seeds.to(self.device, torch.int64), None if excluded is None else excluded.sort().values
+            )
         if not self.native:
             return super().sample(seeds, exclude_edges)
         # Native: every hop, the relabelling and the weights in one call (one parallel region per hop).
@@ -63,19 +77,12 @@ class NeighborSampler(HopSampler):
         return neighbour, rows, None
 
     def choose_offsets(self, start: torch.Tensor, degree: torch.Tensor, fanout: int) -> torch.Tensor:
-        """``fanout`` distinct offsets in ``[0, degree)`` per row, uniformly: Floyd's algorithm, vectorised
-        over rows and looping only over the fanout. Exact, and it touches O(fanout²) values per row instead
-        of every neighbour of a hub."""
-        picks = torch.empty(degree.numel(), fanout, dtype=torch.int64, device=self.device)
-        for i in range(fanout):
-            upper = degree - fanout + i  # inclusive bound of this draw
-            # float64 keeps the draw exact for degrees far beyond float32's 2^24.
-            draw = (self.rand(degree.numel(), torch.float64) * (upper + 1)).long().minimum(upper)
-            if i:
-                taken = (picks[:, :i] == draw.unsqueeze(1)).any(1)
-                draw = torch.where(taken, upper, draw)
-            picks[:, i] = draw
-        return picks
+        """``fanout`` distinct offsets in ``[0, degree)`` per row (every degree above the fanout), uniformly:
+        Floyd's algorithm (see :class:`DistinctPositions`). It touches O(fanout²) values per row instead of
+        every neighbour of a hub."""
+        degree = degree.view(-1, 1, 1)
+        positions = DistinctPositions(fanout, self.device)(degree, self.generator)  # counted from the row's end
+        return (degree - positions).view(-1, fanout)
 
 
 class WeightedNeighborSampler(NeighborSampler):
@@ -89,6 +96,10 @@ class WeightedNeighborSampler(NeighborSampler):
 
     def native_edge_weight(self) -> Optional[torch.Tensor]:
         return self.store.edge_weight
+
+    def fixed_capacity_sampler(self) -> None:
+        """None: weighted draws rank every neighbour of a row, a size only known once the frontier is."""
+        return None
 
     def choose_offsets(self, start: torch.Tensor, degree: torch.Tensor, fanout: int) -> torch.Tensor:
         rows, offsets = self.neighbour_slots(start, degree)

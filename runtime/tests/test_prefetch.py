@@ -1,0 +1,26 @@
+"""Batches sampled ahead on a side CUDA stream are the batches the loader makes (plain iteration elsewhere)."""
+
+import pytest
+import torch
+
+from conftest import DEVICES
+from trainyard_runtime.data.dataset import GraphDataset
+from trainyard_runtime.loader import NodeBatchLoader
+from trainyard_runtime.loader.prefetch import prefetched
+from trainyard_runtime.sampler import NeighborSampler
+
+
+@pytest.mark.parametrize("device", DEVICES, ids=str)
+def test_prefetched_batches_equal_the_loaders(rmat_store, device):
+    store = rmat_store.to(device)
+    dataset = GraphDataset(store, torch.zeros(store.num_nodes, dtype=torch.int64, device=device))
+
+    def loader():
+        sampler = NeighborSampler(store, [6, 4], seed=7, native=False)
+        return NodeBatchLoader(dataset, sampler, torch.arange(300), 64, device, shuffle=True, seed=1)
+
+    plain, ahead = list(loader()), list(prefetched(loader(), device))
+    assert len(plain) == len(ahead) == 5
+    for a, b in zip(plain, ahead):
+        assert torch.equal(a.node, b.node) and torch.equal(a.edge_index, b.edge_index)
+        assert torch.equal(a.x, b.x) and a.num_sampled_nodes == b.num_sampled_nodes
