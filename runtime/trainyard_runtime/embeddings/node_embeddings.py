@@ -18,7 +18,7 @@ from typing import Optional
 import torch
 import torch.distributed as dist
 from torch import nn
-from trainyard_runtime.loader.subgraph_batch import SubgraphBatch
+from torch_geometric.data import Data
 
 from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.config.trainer_args import TrainerArgs
@@ -61,7 +61,7 @@ class NodeEmbeddings(nn.Module):
             rows = rows.to(self.device, non_blocking=True)
         return rows
 
-    def attach(self, batch: SubgraphBatch) -> SubgraphBatch:
+    def attach(self, batch: Data) -> Data:
         """The batch with each node's embedding appended to its features (``x`` gains ``dim`` columns)."""
         batch.x = torch.cat([batch.x, self(batch.node)], dim=1)
         return batch

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 import torch
-from trainyard_runtime.loader.subgraph_batch import SubgraphBatch
+from torch_geometric.data import Data
 
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.data.graph_store import GraphStore
@@ -76,12 +76,12 @@ class AnchorLinkLoader:
     def __len__(self) -> int:
         return len(self.seed_batches)
 
-    def __iter__(self) -> Iterator[SubgraphBatch]:
+    def __iter__(self) -> Iterator[Data]:
         negatives = iter(self.negatives) if self.negatives is not None else None
         for anchors in self.seed_batches:
             yield self.batch(anchors, next(negatives) if negatives is not None else None)
 
-    def batch(self, anchors: torch.Tensor, negatives: Optional[torch.Tensor] = None) -> SubgraphBatch:
+    def batch(self, anchors: torch.Tensor, negatives: Optional[torch.Tensor] = None) -> Data:
         device = self.sampler.device
         anchors = anchors.to(device)
         negatives = torch.empty(0, dtype=torch.int64, device=device) if negatives is None else negatives.to(device)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 import torch
-from trainyard_runtime.loader.subgraph_batch import SubgraphBatch
+from torch_geometric.data import Data
 
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.loader.seed_batches import SeedBatches
@@ -21,10 +21,10 @@ def to_device(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:
     return tensor.to(device)
 
 
-def to_data(dataset: GraphDataset, subgraph: SampledSubgraph, device: torch.device) -> SubgraphBatch:
+def to_data(dataset: GraphDataset, subgraph: SampledSubgraph, device: torch.device) -> Data:
     """Gathers features (and labels) for a sampled subgraph; ``x`` is float32 whatever the store keeps."""
     node = subgraph.node
-    return SubgraphBatch(
+    data = Data(
         x=to_device(dataset.store.features[node.to(dataset.store.features.device)], device).float(),
         edge_index=to_device(subgraph.edge_index, device),
         edge_weight=to_device(subgraph.edge_weight, device),
@@ -32,12 +32,14 @@ def to_data(dataset: GraphDataset, subgraph: SampledSubgraph, device: torch.devi
         batch_size=subgraph.batch_size,
         num_sampled_nodes=subgraph.num_sampled_nodes,
         num_sampled_edges=subgraph.num_sampled_edges,
-        y=None if dataset.labels is None else to_device(dataset.labels[node.to(dataset.labels.device)], device),
     )
+    if dataset.labels is not None:
+        data.y = to_device(dataset.labels[node.to(dataset.labels.device)], device)
+    return data
 
 
 class NodeBatchLoader:
-    """Iterates ``input_nodes`` in batches of ``batch_size`` seeds; each batch is a :class:`SubgraphBatch` whose first
+    """Iterates ``input_nodes`` in batches of ``batch_size`` seeds; each batch is a PyG ``Data`` whose first
     ``batch_size`` nodes are the seeds. With ``infinite`` it reshuffles and goes on (GiGL's InfiniteIterator)."""
 
     def __init__(
@@ -59,6 +61,6 @@ class NodeBatchLoader:
     def __len__(self) -> int:
         return len(self.seed_batches)
 
-    def __iter__(self) -> Iterator[SubgraphBatch]:
+    def __iter__(self) -> Iterator[Data]:
         for seeds in self.seed_batches:
             yield to_data(self.dataset, self.sampler.sample(seeds), self.device)

@@ -6,7 +6,7 @@ from typing import Iterator, Optional
 
 import torch
 from torch import nn
-from trainyard_runtime.loader.subgraph_batch import SubgraphBatch
+from torch_geometric.data import Data
 
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import GraphDataset
@@ -45,17 +45,17 @@ class LinkPredictionTask:
             shard=self.shard, shuffle=True, infinite=True, seed=seed,
         )
 
-    def _inputs(self, batch: SubgraphBatch) -> SubgraphBatch:
+    def _inputs(self, batch: Data) -> Data:
         return batch if self.node_embeddings is None else self.node_embeddings.attach(batch)
 
     @property
     def seeds_per_epoch(self) -> int:
         return max(self.train_loader.anchors.numel(), 1)
 
-    def training_batches(self) -> Iterator[SubgraphBatch]:
+    def training_batches(self) -> Iterator[Data]:
         return iter(self.train_loader)
 
-    def _scores(self, model: nn.Module, batch: SubgraphBatch) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def _scores(self, model: nn.Module, batch: Data) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Scores of each positive pair's anchor against [its batch's positives, random negatives], with the
         candidates' and queries' global ids."""
         embeddings = model(self._inputs(batch))
@@ -65,7 +65,7 @@ class LinkPredictionTask:
         candidate_ids = torch.cat([batch.node[positive_local], batch.node[batch.random_negative]])
         return scores, candidate_ids, batch.node[query_local]
 
-    def loss(self, model: nn.Module, batch: SubgraphBatch) -> tuple[torch.Tensor, int]:
+    def loss(self, model: nn.Module, batch: Data) -> tuple[torch.Tensor, int]:
         scores, candidate_ids, query_ids = self._scores(model, batch)
         return self.loss_fn(scores, candidate_ids, query_ids), batch.num_edges
 
@@ -83,7 +83,7 @@ class LinkPredictionTask:
         )
         ranking = RankingMetrics()
 
-        def step(batch: SubgraphBatch) -> float:
+        def step(batch: Data) -> float:
             scores, candidate_ids, query_ids = self._scores(model, batch)
             ranking.update_with_candidates(scores, candidate_ids, query_ids, store.num_nodes)
             return self.loss_fn(scores, candidate_ids, query_ids).item()

@@ -6,7 +6,7 @@ from typing import Iterator, Optional
 
 import torch
 from torch import nn
-from trainyard_runtime.loader.subgraph_batch import SubgraphBatch
+from torch_geometric.data import Data
 
 from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.config.trainer_args import TrainerArgs
@@ -47,17 +47,17 @@ class NodeClassificationTask:
             self.dataset, sampler, nodes, self.args.main_batch_size, self.context.device, shuffle, infinite, seed
         )
 
-    def _inputs(self, batch: SubgraphBatch) -> SubgraphBatch:
+    def _inputs(self, batch: Data) -> Data:
         return batch if self.node_embeddings is None else self.node_embeddings.attach(batch)
 
     @property
     def seeds_per_epoch(self) -> int:
         return max(self.train_loader.seed_batches.seeds.numel(), 1)
 
-    def training_batches(self) -> Iterator[SubgraphBatch]:
+    def training_batches(self) -> Iterator[Data]:
         return iter(self.train_loader)
 
-    def loss(self, model: nn.Module, batch: SubgraphBatch) -> tuple[torch.Tensor, int]:
+    def loss(self, model: nn.Module, batch: Data) -> tuple[torch.Tensor, int]:
         logits = model(self._inputs(batch))
         return nn.functional.cross_entropy(logits, batch.y[: batch.batch_size]), batch.num_edges
 
@@ -66,7 +66,7 @@ class NodeClassificationTask:
         loader = self._loader(split, 10_000 + self.context.rank, shuffle=max_batches is not None, infinite=False)
         accuracy = Accuracy()
 
-        def step(batch: SubgraphBatch) -> float:
+        def step(batch: Data) -> float:
             logits, labels = model(self._inputs(batch)), batch.y[: batch.batch_size]
             accuracy.update(logits, labels)
             return nn.functional.cross_entropy(logits, labels).item()
