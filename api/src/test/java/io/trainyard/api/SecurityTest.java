@@ -64,9 +64,9 @@ class SecurityTest {
         for (String project : List.of("alpha", "beta")) {
             assertThat(admin.projects().createProjectWithHttpInfo(new NewProject().name(project)).getStatusCode()).isEqualTo(201);
         }
-        alice = user("alice", Map.of("alpha", Membership.RoleEnum.EDITOR));
-        bob = user("bob", Map.of("beta", Membership.RoleEnum.EDITOR));
-        carol = user("carol", Map.of("alpha", Membership.RoleEnum.VIEWER));
+        alice = admin.newUser("alice", Map.of("alpha", Membership.RoleEnum.EDITOR));
+        bob = admin.newUser("bob", Map.of("beta", Membership.RoleEnum.EDITOR));
+        carol = admin.newUser("carol", Map.of("alpha", Membership.RoleEnum.VIEWER));
     }
 
     @AfterAll
@@ -185,7 +185,7 @@ class SecurityTest {
     /** The limit's answer carries a Retry-After header: raw HTTP. */
     @Test
     void submissionsAndLiveStreamsAreLimitedPerToken() throws ApiException {
-        RawHttpClient dave = user("dave", Map.of("alpha", Membership.RoleEnum.EDITOR)).raw();
+        RawHttpClient dave = admin.newUser("dave", Map.of("alpha", Membership.RoleEnum.EDITOR)).raw();
         List<Integer> statuses = new ArrayList<>();
         RawHttpClient.Response limited = null;
         for (int i = 0; i < 30 && limited == null; i++) {
@@ -242,15 +242,6 @@ class SecurityTest {
             AuditEvent.OutcomeEnum outcome) {
         return events.stream().anyMatch(event -> event.getActor().equals(actor) && event.getAction().equals(action)
                 && event.getTarget().equals(target) && event.getOutcome() == outcome);
-    }
-
-    /** A user with these project roles and a token of its own (lasting a day), made by the admin. */
-    static TrainyardClient user(String name, Map<String, Membership.RoleEnum> roles) throws ApiException {
-        assertThat(admin.users().createUserWithHttpInfo(new NewUser().name(name)).getStatusCode()).isEqualTo(201);
-        for (Map.Entry<String, Membership.RoleEnum> role : roles.entrySet()) {
-            admin.projects().setProjectMember(role.getKey(), name, new Membership().role(role.getValue()));
-        }
-        return admin.withToken(admin.users().createUserToken(name, new NewToken().name("test").expiresInDays(1)).getToken());
     }
 
     /** Waits until the token is refused: a 401 over raw HTTP, as the generated client would only throw. */
