@@ -182,6 +182,35 @@ class SecurityTest {
         }
     }
 
+    /**
+     * Whether a path leads out of the roots (through a symlinked folder, or {@code ..} after one), names nothing,
+     * or names a folder, the answer is byte for byte the same, and it shows no path of the server: a submission
+     * cannot probe the host's files. Raw HTTP, to compare whole bodies.
+     */
+    @Test
+    void everyUnreadableConfigPathGetsTheSameAnswerNamingNoServerPath() throws Exception {
+        Path probes = Files.createDirectories(roots.resolve("probes"));
+        Files.createSymbolicLink(probes.resolve("etcdir"), Path.of("/etc"));
+        Files.createSymbolicLink(probes.resolve("dangling.yaml"), dataDir.resolve("no-such-target.yaml"));
+        Files.createDirectories(probes.resolve("folder.yaml"));
+        RawHttpClient aliceHttp = alice.raw();
+        List<String> bodies = new ArrayList<>();
+        for (String uri : List.of("etcdir/shadow", "etcdir/no_such_zz", "etcdir/../root/.bashrc", "etcdir/../root/.nope",
+                "missing.yaml", "dangling.yaml", "folder.yaml")) {
+            RawHttpClient.Response answer = aliceHttp.post("/jobs", JobBodies.asJson(byUri(probes + "/" + uri)));
+            assertThat(answer.status()).as(uri).isEqualTo(422);
+            bodies.add(answer.raw().body());
+        }
+
+        assertThat(bodies).as("the answers").containsOnly(bodies.getFirst());
+        Problem problem = TrainyardClient.problem(bodies.getFirst());
+        assertThat(problem.getErrors()).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("taskConfigUri");
+            assertThat(error.getMessage()).contains("not readable for submissions");
+        });
+        assertThat(bodies.getFirst()).doesNotContain(dataDir.toString(), "/etc", "/root");
+    }
+
     /** The limit's answer carries a Retry-After header: raw HTTP. */
     @Test
     void submissionsAndLiveStreamsAreLimitedPerToken() throws ApiException {
