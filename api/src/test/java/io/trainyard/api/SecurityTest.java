@@ -7,10 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.trainyard.client.ApiException;
 import io.trainyard.client.model.AuditEvent;
@@ -27,6 +30,7 @@ import io.trainyard.testing.AgentProcess;
 import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RawHttpClient;
+import io.trainyard.testing.RawHttpClient.SseEvent;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
 import io.trainyard.testing.TrainyardClient;
@@ -160,6 +164,59 @@ class SecurityTest {
         assertThat(expiring.jobs().listJobs(null, null, null, null, null, null).getJobs()).isNotNull();
         Thread.sleep(3_000);
         awaitRefused(expiring, Duration.ofSeconds(1));
+    }
+
+    /**
+     * A stream opened with a token ends, with an {@code error} event saying why, within 2 s of the token being
+     * revoked or expiring, or of its user leaving the job's project: not when the job ends. The job prints a line
+     * every 0.2 s for two minutes, so the stream is live throughout.
+     */
+    @Test
+    void openStreamsEndWithinTwoSecondsOfLosingAccess() throws Exception {
+        UUID id = alice.submit(JobBodies.job("ticking", JobBodies.ticking(600, 0.2)).project("alpha")).getId();
+        Eventually.await("the job's first lines", () -> !alice.logTexts(id).isEmpty(), Duration.ofSeconds(60));
+        String logs = "/jobs/" + id + "/logs/stream";
+
+        Token revoked = admin.users().createUserToken("alice", new NewToken().name("revoked").expiresInDays(1));
+        CompletableFuture<List<SseEvent>> revokedStream = following(admin.raw().withToken(revoked.getToken()), logs);
+        Thread.sleep(1_000);
+        admin.tokens().revokeToken(revoked.getId());
+        assertThat(assertEndsWithError(revokedStream, System.nanoTime(), 401)).extracting(SseEvent::event).contains("log");
+
+        TrainyardClient frank = admin.newUser("frank", Map.of("alpha", Membership.RoleEnum.VIEWER));
+        CompletableFuture<List<SseEvent>> removedStream = following(frank.raw(), logs);
+        CompletableFuture<List<SseEvent>> removedMetrics = following(frank.raw(), "/jobs/" + id + "/metrics/stream");
+        Thread.sleep(1_000);
+        admin.projects().removeProjectMember("alpha", "frank");
+        long removedAt = System.nanoTime();
+        assertThat(assertEndsWithError(removedStream, removedAt, 404)).extracting(SseEvent::event).contains("log");
+        assertEndsWithError(removedMetrics, removedAt, 404);
+
+        // Without a chosen expiry a token lasts the server's token lifetime: 3 s here.
+        Token expiring = admin.users().createUserToken("alice", new NewToken().name("expiring"));
+        CompletableFuture<List<SseEvent>> expiringStream = following(admin.raw().withToken(expiring.getToken()), logs);
+        Thread.sleep(Math.max(0, Duration.between(Instant.now(), expiring.getExpiresAt().toInstant()).toMillis()));
+        assertThat(assertEndsWithError(expiringStream, System.nanoTime(), 401)).extracting(SseEvent::event).contains("log");
+
+        alice.jobs().cancelJob(id);
+    }
+
+    /** Follows a stream on another thread until it ends. */
+    private static CompletableFuture<List<SseEvent>> following(RawHttpClient http, String path) {
+        return CompletableFuture.supplyAsync(() -> http.follow(path, null, Integer.MAX_VALUE));
+    }
+
+    /** The stream ends within 2 s of {@code since}, with an error event of this status and no end event; its events. */
+    private static List<SseEvent> assertEndsWithError(CompletableFuture<List<SseEvent>> stream, long since, int status) throws Exception {
+        List<SseEvent> events = stream.get(30, TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(System.nanoTime() - since)).isLessThan(Duration.ofSeconds(2));
+        assertThat(events).extracting(SseEvent::event).doesNotContain("end");
+        SseEvent last = events.getLast();
+        assertThat(last.event()).isEqualTo("error");
+        JsonNode problem = RawHttpClient.JSON.readTree(last.data());
+        assertThat(problem.get("status").asInt()).isEqualTo(status);
+        assertThat(problem.get("detail").asString()).isNotBlank();
+        return events;
     }
 
     @Test
