@@ -268,6 +268,18 @@ class SecurityTest {
         assertThat(bodies.getFirst()).doesNotContain(dataDir.toString(), "/etc", "/root");
     }
 
+    /** A file under the roots that opens but is not UTF-8 says so: only the roots' own files are told apart. */
+    @Test
+    void aConfigFileUnderTheRootsThatIsNotUtf8SaysSo() throws Exception {
+        Path latin1 = Files.write(roots.resolve("latin1.yaml"), new byte[] {'a', ':', ' ', (byte) 0xe9, '\n'});
+
+        ApiException error = refusal(() -> alice.jobs().submitJob(byUri(latin1.toString()), null));
+
+        assertThat(error.getCode()).isEqualTo(422);
+        assertThat(TrainyardClient.problem(error.getResponseBody()).getErrors()).singleElement()
+                .satisfies(field -> assertThat(field.getMessage()).isEqualTo("is not UTF-8 text"));
+    }
+
     /** The limit's answer carries a Retry-After header: raw HTTP. */
     @Test
     void submissionsAndLiveStreamsAreLimitedPerToken() throws ApiException {

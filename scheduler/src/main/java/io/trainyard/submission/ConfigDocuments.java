@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,6 +122,9 @@ public class ConfigDocuments {
                 throw new InvalidRequestException(field, "is larger than " + SafeYamlParser.MAX_DOCUMENT_CHARS + " characters");
             }
             return new String(buffer, 0, total);
+        } catch (CharacterCodingException e) {
+            // Said only of a file under the roots that could be opened: nothing outside them is told apart.
+            throw new InvalidRequestException(field, "is not UTF-8 text");
         } catch (IOException e) {
             // A folder, a file the server may not read: refused as a missing one is.
             throw notReadable(field);
