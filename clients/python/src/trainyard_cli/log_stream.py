@@ -12,7 +12,7 @@ from collections.abc import Callable
 import httpx
 from httpx_sse import SSEError, connect_sse
 
-from trainyard_client import ApiException, LogEnd, LogLine
+from trainyard_client import ApiException, LogEnd, LogLine, Problem
 from trainyard_cli.config import Settings
 from trainyard_cli.problems import CliError, from_api_exception, unreachable
 
@@ -46,6 +46,11 @@ def follow(settings: Settings, job_id: str, after: int, on_line: Callable[[LogLi
                             on_line(line)
                         elif event.event == "end":
                             return LogEnd.from_json(event.data)
+                        elif event.event == "error":
+                            # The server ended the stream: this token may no longer read the job (revoked,
+                            # expired, or its user removed from the project). Reconnecting would not help.
+                            problem = Problem.from_json(event.data)
+                            raise from_api_exception(ApiException(status=problem.status, body=event.data, data=problem))
                 # The stream closed before its `end` event: a proxy or the server went away mid-stream.
                 error: Exception = httpx.RemoteProtocolError("the log stream closed before the job ended")
             except (httpx.TransportError, SSEError) as dropped:

@@ -48,6 +48,7 @@ __all__ = [
     "FollowJobLogs200Response",
     "FollowJobLogs200ResponseOneOf",
     "FollowJobLogs200ResponseOneOf1",
+    "FollowJobLogs200ResponseOneOf2",
     "Job",
     "JobConfigsView",
     "JobEvent",
@@ -114,6 +115,7 @@ from trainyard_client.models.field_error import FieldError as FieldError
 from trainyard_client.models.follow_job_logs200_response import FollowJobLogs200Response as FollowJobLogs200Response
 from trainyard_client.models.follow_job_logs200_response_one_of import FollowJobLogs200ResponseOneOf as FollowJobLogs200ResponseOneOf
 from trainyard_client.models.follow_job_logs200_response_one_of1 import FollowJobLogs200ResponseOneOf1 as FollowJobLogs200ResponseOneOf1
+from trainyard_client.models.follow_job_logs200_response_one_of2 import FollowJobLogs200ResponseOneOf2 as FollowJobLogs200ResponseOneOf2
 from trainyard_client.models.job import Job as Job
 from trainyard_client.models.job_configs_view import JobConfigsView as JobConfigsView
 from trainyard_client.models.job_event import JobEvent as JobEvent

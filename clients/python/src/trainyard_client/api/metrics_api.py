@@ -61,7 +61,7 @@ class MetricsApi:
     ) -> None:
         """Follow the job's scalars as Server-Sent Events
 
-        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job.
+        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job; or, within 2 s of the caller's token being revoked or expiring or of its removal from the job's project, with one event `error` whose data is the problem detail (status 401 or 404) instead.
 
         :param id: (required)
         :type id: str
@@ -138,7 +138,7 @@ class MetricsApi:
     ) -> ApiResponse[None]:
         """Follow the job's scalars as Server-Sent Events
 
-        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job.
+        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job; or, within 2 s of the caller's token being revoked or expiring or of its removal from the job's project, with one event `error` whose data is the problem detail (status 401 or 404) instead.
 
         :param id: (required)
         :type id: str
@@ -215,7 +215,7 @@ class MetricsApi:
     ) -> RESTResponseType:
         """Follow the job's scalars as Server-Sent Events
 
-        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job.
+        Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one event `end` carrying the job's final state, sent after every point of the job; or, within 2 s of the caller's token being revoked or expiring or of its removal from the job's project, with one event `error` whose data is the problem detail (status 401 or 404) instead.
 
         :param id: (required)
         :type id: str

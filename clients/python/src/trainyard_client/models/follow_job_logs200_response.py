@@ -19,11 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, f
 from typing import Any, List, Optional
 from trainyard_client.models.follow_job_logs200_response_one_of import FollowJobLogs200ResponseOneOf
 from trainyard_client.models.follow_job_logs200_response_one_of1 import FollowJobLogs200ResponseOneOf1
+from trainyard_client.models.follow_job_logs200_response_one_of2 import FollowJobLogs200ResponseOneOf2
 from pydantic import StrictStr, Field
 from typing import Union, List, Set, Optional, Dict
 from typing_extensions import Literal, Self
 
-FOLLOWJOBLOGS200RESPONSE_ONE_OF_SCHEMAS = ["FollowJobLogs200ResponseOneOf", "FollowJobLogs200ResponseOneOf1"]
+FOLLOWJOBLOGS200RESPONSE_ONE_OF_SCHEMAS = ["FollowJobLogs200ResponseOneOf", "FollowJobLogs200ResponseOneOf1", "FollowJobLogs200ResponseOneOf2"]
 
 class FollowJobLogs200Response(BaseModel):
     """
@@ -33,8 +34,10 @@ class FollowJobLogs200Response(BaseModel):
     oneof_schema_1_validator: Optional[FollowJobLogs200ResponseOneOf] = None
     # data type: FollowJobLogs200ResponseOneOf1
     oneof_schema_2_validator: Optional[FollowJobLogs200ResponseOneOf1] = None
-    actual_instance: Optional[Union[FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1]] = None
-    one_of_schemas: Set[str] = { "FollowJobLogs200ResponseOneOf", "FollowJobLogs200ResponseOneOf1" }
+    # data type: FollowJobLogs200ResponseOneOf2
+    oneof_schema_3_validator: Optional[FollowJobLogs200ResponseOneOf2] = None
+    actual_instance: Optional[Union[FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1, FollowJobLogs200ResponseOneOf2]] = None
+    one_of_schemas: Set[str] = { "FollowJobLogs200ResponseOneOf", "FollowJobLogs200ResponseOneOf1", "FollowJobLogs200ResponseOneOf2" }
 
     model_config = ConfigDict(
         validate_assignment=True,
@@ -67,12 +70,17 @@ class FollowJobLogs200Response(BaseModel):
             error_messages.append(f"Error! Input type `{type(v)}` is not `FollowJobLogs200ResponseOneOf1`")
         else:
             match += 1
+        # validate data type: FollowJobLogs200ResponseOneOf2
+        if not isinstance(v, FollowJobLogs200ResponseOneOf2):
+            error_messages.append(f"Error! Input type `{type(v)}` is not `FollowJobLogs200ResponseOneOf2`")
+        else:
+            match += 1
         if match > 1:
             # more than 1 match
-            raise ValueError("Multiple matches found when setting `actual_instance` in FollowJobLogs200Response with oneOf schemas: FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1. Details: " + ", ".join(error_messages))
+            raise ValueError("Multiple matches found when setting `actual_instance` in FollowJobLogs200Response with oneOf schemas: FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1, FollowJobLogs200ResponseOneOf2. Details: " + ", ".join(error_messages))
         elif match == 0:
             # no match
-            raise ValueError("No match found when setting `actual_instance` in FollowJobLogs200Response with oneOf schemas: FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1. Details: " + ", ".join(error_messages))
+            raise ValueError("No match found when setting `actual_instance` in FollowJobLogs200Response with oneOf schemas: FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1, FollowJobLogs200ResponseOneOf2. Details: " + ", ".join(error_messages))
         else:
             return v
 
@@ -99,13 +107,19 @@ class FollowJobLogs200Response(BaseModel):
             match += 1
         except (ValidationError, ValueError) as e:
             error_messages.append(str(e))
+        # deserialize data into FollowJobLogs200ResponseOneOf2
+        try:
+            instance.actual_instance = FollowJobLogs200ResponseOneOf2.from_json(json_str)
+            match += 1
+        except (ValidationError, ValueError) as e:
+            error_messages.append(str(e))
 
         if match > 1:
             # more than 1 match
-            raise ValueError("Multiple matches found when deserializing the JSON string into FollowJobLogs200Response with oneOf schemas: FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1. Details: " + ", ".join(error_messages))
+            raise ValueError("Multiple matches found when deserializing the JSON string into FollowJobLogs200Response with oneOf schemas: FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1, FollowJobLogs200ResponseOneOf2. Details: " + ", ".join(error_messages))
         elif match == 0:
             # no match
-            raise ValueError("No match found when deserializing the JSON string into FollowJobLogs200Response with oneOf schemas: FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1. Details: " + ", ".join(error_messages))
+            raise ValueError("No match found when deserializing the JSON string into FollowJobLogs200Response with oneOf schemas: FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1, FollowJobLogs200ResponseOneOf2. Details: " + ", ".join(error_messages))
         else:
             return instance
 
@@ -119,7 +133,7 @@ class FollowJobLogs200Response(BaseModel):
         else:
             return json.dumps(self.actual_instance)
 
-    def to_dict(self) -> Optional[Union[Dict[str, Any], FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1]]:
+    def to_dict(self) -> Optional[Union[Dict[str, Any], FollowJobLogs200ResponseOneOf, FollowJobLogs200ResponseOneOf1, FollowJobLogs200ResponseOneOf2]]:
         """Returns the dict representation of the actual instance"""
         if self.actual_instance is None:
             return None

@@ -15,8 +15,9 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
 /**
  * The log stream's events in the public document. Each event of {@code followJobLogs} is described as OpenAPI 3.2
  * describes Server-Sent Events (and schemathesis checks them): an object of the event's fields, {@code event},
- * {@code id} and {@code data}, whose {@code data} is JSON of a {@code LogLine} ({@code log}) or a {@code LogEnd}
- * ({@code end}). Both payloads are schemas of the document, so generated clients have types to parse them into.
+ * {@code id} and {@code data}, whose {@code data} is JSON of a {@code LogLine} ({@code log}), a {@code LogEnd}
+ * ({@code end}) or a {@code Problem} ({@code error}). The payloads are schemas of the document, so generated clients
+ * have types to parse them into.
  */
 class LogStreamEvents implements OpenApiCustomizer {
 
@@ -40,7 +41,9 @@ class LogStreamEvents implements OpenApiCustomizer {
         if (stream != null) {
             stream.setSchema(new Schema<>().oneOf(List.of(
                     event("log", "LogLine", true, "One log line; `id` is its sequence number"),
-                    event("end", "LogEnd", false, "The last event: how the job ended"))));
+                    event("end", "LogEnd", false, "The last event: how the job ended"),
+                    event("error", "Problem", false, "The last event instead of `end` when the caller may no longer "
+                            + "read the job: its token revoked or expired (401), its membership removed (404)"))));
         }
     }
 

@@ -8,6 +8,7 @@ import io.trainyard.job.JobQueries;
 import io.trainyard.security.projects.ProjectNotFoundException;
 import io.trainyard.security.projects.Projects;
 import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
 
 /**
@@ -45,9 +46,13 @@ public class ProjectAccess {
             throw new ProjectNotFoundException(project);
         }
         if (!held.includes(role)) {
-            throw new AccessDeniedException(user.name() + " is " + held.name().toLowerCase() + " in project '" + project
-                    + "'; this needs " + role.name().toLowerCase());
+            throw new AccessDeniedException(roleTooLow(user, held, project, role));
         }
+    }
+
+    static String roleTooLow(Caller.User user, Role held, String project, Role needed) {
+        return user.name() + " is " + held.name().toLowerCase() + " in project '" + project + "'; this needs "
+                + needed.name().toLowerCase();
     }
 
     /** The same for the project of a job; a job the user may not see is not found. */
@@ -57,6 +62,15 @@ public class ProjectAccess {
         } catch (ProjectNotFoundException e) {
             throw new JobNotFoundException(jobId);
         }
+    }
+
+    /**
+     * Checks as {@link #requireJob} does, and answers the same check for the rest of a long request (an SSE
+     * stream), made against the caller as it will be then.
+     */
+    public LastingAccess requireJobThroughout(UUID jobId, Role role) {
+        requireJob(jobId, role);
+        return new LastingAccess(jobId, jobs.projectOf(jobId), role, SecurityContextHolder.getContext().getAuthentication());
     }
 
     /** Whether the current user may see the job's project (for views that show other projects' jobs only by count). */

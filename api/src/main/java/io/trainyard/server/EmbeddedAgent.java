@@ -17,8 +17,11 @@ import io.trainyard.backend.local.LocalBackendProperties;
 import io.trainyard.protocol.Registration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
@@ -26,7 +29,8 @@ import org.springframework.stereotype.Component;
  * The agent of the server's own host, run inside the server and talking to it over loopback with the same
  * protocol as any agent, so one command runs everything. Its id is the server's node id, and its agent token
  * is made afresh at each start (the previous one revoked) and never leaves this process. It starts once the
- * server listens, and stops first: its trainers keep running and the restarted server's agent re-attaches.
+ * server is ready (before, the server answers every request 503), and stops first: its trainers keep running and
+ * the restarted server's agent re-attaches.
  */
 @Component
 @ConditionalOnExpression("${trainyard.dispatcher.enabled:true} and ${trainyard.local.embedded-agent:true}")
@@ -50,6 +54,19 @@ class EmbeddedAgent implements SmartLifecycle {
         this.tokens = tokens;
         this.address = address;
         this.environment = environment;
+    }
+
+    /** Not with the other lifecycles, which start before the server is ready. */
+    @Override
+    public boolean isAutoStartup() {
+        return false;
+    }
+
+    @EventListener
+    void startOnceReady(AvailabilityChangeEvent<ReadinessState> readiness) {
+        if (readiness.getState() == ReadinessState.ACCEPTING_TRAFFIC && !isRunning()) {
+            start();
+        }
     }
 
     @Override

@@ -3,10 +3,13 @@ package io.trainyard.api;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.trainyard.client.ApiException;
 import io.trainyard.client.model.Job;
+import io.trainyard.client.model.Membership;
+import io.trainyard.client.model.NewProject;
 import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
@@ -70,5 +73,45 @@ class QueueTest {
 
         api.jobs().cancelJob(urgent);
         api.jobs().cancelJob(later);
+    }
+
+    /**
+     * Bob's job waits behind Alice's starving job of a project Bob cannot see: he learns that it waits and where,
+     * but not the other job's name. Alice's project sees it named.
+     */
+    @Test
+    void aJobOfAnotherProjectIsNotNamedButKeepsItsPlace(@TempDir Path otherDataDir) throws Exception {
+        try (RunningServer starving = RunningServer.startWithThreeGpus(otherDataDir, "starving-node",
+                "--trainyard.starvation-threshold=1s")) {
+            TrainyardClient admin = starving.api();
+            admin.projects().createProject(new NewProject().name("alpha"));
+            admin.projects().createProject(new NewProject().name("beta"));
+            TrainyardClient alice = admin.newUser("alice", Map.of("alpha", Membership.RoleEnum.EDITOR));
+            TrainyardClient bob = admin.newUser("bob", Map.of("beta", Membership.RoleEnum.EDITOR));
+            String sleeps = "import time\ntime.sleep(600)";
+            UUID holder = alice.submit(JobBodies.job("holds_two", sleeps, 2).project("alpha")).getId();
+            alice.awaitState(holder, Job.StateEnum.RUNNING, Duration.ofSeconds(60));
+            UUID big = alice.submit(JobBodies.job("alice_confidential_big", sleeps, 2).project("alpha")).getId();
+            // Past the starvation threshold (1 s), nothing behind the big job is placed, though one GPU is free.
+            Thread.sleep(1_500);
+            UUID small = bob.submit(JobBodies.job("bob_small", sleeps, 1).project("beta")).getId();
+
+            String hidden = "waiting behind a job of another project, queued the longest, until it fits";
+            Job seenByBob = bob.awaitJob(small, job -> hidden.equals(job.getWaitingReason()), Duration.ofSeconds(10));
+            assertThat(seenByBob.getQueuePosition()).isEqualTo(2);
+            assertThat(bob.jobs().getQueue()).singleElement().satisfies(job -> {
+                assertThat(job.getId()).isEqualTo(small);
+                assertThat(job.getQueuePosition()).isEqualTo(2);
+                assertThat(job.getWaitingReason()).isEqualTo(hidden);
+            });
+            assertThat(bob.jobs().listJobs(List.of("QUEUED"), null, null, null, null, null).getJobs())
+                    .extracting(Job::getWaitingReason).containsExactly(hidden);
+            assertThat(admin.job(small).getWaitingReason())
+                    .isEqualTo("waiting behind alice_confidential_big, queued the longest, until it fits");
+
+            for (UUID id : List.of(small, big, holder)) {
+                admin.jobs().cancelJob(id);
+            }
+        }
     }
 }

@@ -12,10 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.trainyard.client.ApiException;
 import io.trainyard.client.model.AuditEvent;
@@ -32,6 +35,7 @@ import io.trainyard.testing.AgentProcess;
 import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RawHttpClient;
+import io.trainyard.testing.RawHttpClient.SseEvent;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
 import io.trainyard.testing.TrainyardClient;
@@ -69,9 +73,9 @@ class SecurityTest {
         for (String project : List.of("alpha", "beta")) {
             assertThat(admin.projects().createProjectWithHttpInfo(new NewProject().name(project)).getStatusCode()).isEqualTo(201);
         }
-        alice = user("alice", Map.of("alpha", Membership.RoleEnum.EDITOR));
-        bob = user("bob", Map.of("beta", Membership.RoleEnum.EDITOR));
-        carol = user("carol", Map.of("alpha", Membership.RoleEnum.VIEWER));
+        alice = admin.newUser("alice", Map.of("alpha", Membership.RoleEnum.EDITOR));
+        bob = admin.newUser("bob", Map.of("beta", Membership.RoleEnum.EDITOR));
+        carol = admin.newUser("carol", Map.of("alpha", Membership.RoleEnum.VIEWER));
     }
 
     @AfterAll
@@ -167,6 +171,59 @@ class SecurityTest {
         awaitRefused(expiring, Duration.ofSeconds(1));
     }
 
+    /**
+     * A stream opened with a token ends, with an {@code error} event saying why, within 2 s of the token being
+     * revoked or expiring, or of its user leaving the job's project: not when the job ends. The job prints a line
+     * every 0.2 s for two minutes, so the stream is live throughout.
+     */
+    @Test
+    void openStreamsEndWithinTwoSecondsOfLosingAccess() throws Exception {
+        UUID id = alice.submit(JobBodies.job("ticking", JobBodies.ticking(600, 0.2)).project("alpha")).getId();
+        Eventually.await("the job's first lines", () -> !alice.logTexts(id).isEmpty(), Duration.ofSeconds(60));
+        String logs = "/jobs/" + id + "/logs/stream";
+
+        Token revoked = admin.users().createUserToken("alice", new NewToken().name("revoked").expiresInDays(1));
+        CompletableFuture<List<SseEvent>> revokedStream = following(admin.raw().withToken(revoked.getToken()), logs);
+        Thread.sleep(1_000);
+        admin.tokens().revokeToken(revoked.getId());
+        assertThat(assertEndsWithError(revokedStream, System.nanoTime(), 401)).extracting(SseEvent::event).contains("log");
+
+        TrainyardClient frank = admin.newUser("frank", Map.of("alpha", Membership.RoleEnum.VIEWER));
+        CompletableFuture<List<SseEvent>> removedStream = following(frank.raw(), logs);
+        CompletableFuture<List<SseEvent>> removedMetrics = following(frank.raw(), "/jobs/" + id + "/metrics/stream");
+        Thread.sleep(1_000);
+        admin.projects().removeProjectMember("alpha", "frank");
+        long removedAt = System.nanoTime();
+        assertThat(assertEndsWithError(removedStream, removedAt, 404)).extracting(SseEvent::event).contains("log");
+        assertEndsWithError(removedMetrics, removedAt, 404);
+
+        // Without a chosen expiry a token lasts the server's token lifetime: 3 s here.
+        Token expiring = admin.users().createUserToken("alice", new NewToken().name("expiring"));
+        CompletableFuture<List<SseEvent>> expiringStream = following(admin.raw().withToken(expiring.getToken()), logs);
+        Thread.sleep(Math.max(0, Duration.between(Instant.now(), expiring.getExpiresAt().toInstant()).toMillis()));
+        assertThat(assertEndsWithError(expiringStream, System.nanoTime(), 401)).extracting(SseEvent::event).contains("log");
+
+        alice.jobs().cancelJob(id);
+    }
+
+    /** Follows a stream on another thread until it ends. */
+    private static CompletableFuture<List<SseEvent>> following(RawHttpClient http, String path) {
+        return CompletableFuture.supplyAsync(() -> http.follow(path, null, Integer.MAX_VALUE));
+    }
+
+    /** The stream ends within 2 s of {@code since}, with an error event of this status and no end event; its events. */
+    private static List<SseEvent> assertEndsWithError(CompletableFuture<List<SseEvent>> stream, long since, int status) throws Exception {
+        List<SseEvent> events = stream.get(30, TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(System.nanoTime() - since)).isLessThan(Duration.ofSeconds(2));
+        assertThat(events).extracting(SseEvent::event).doesNotContain("end");
+        SseEvent last = events.getLast();
+        assertThat(last.event()).isEqualTo("error");
+        JsonNode problem = RawHttpClient.JSON.readTree(last.data());
+        assertThat(problem.get("status").asInt()).isEqualTo(status);
+        assertThat(problem.get("detail").asString()).isNotBlank();
+        return events;
+    }
+
     @Test
     void configFilesAreReadOnlyUnderTheConfigRoots() throws Exception {
         Files.writeString(roots.resolve("task.yaml"), JobBodies.taskConfig("print('from a file')", "outputs/model.pt"));
@@ -187,10 +244,51 @@ class SecurityTest {
         }
     }
 
+    /**
+     * Whether a path leads out of the roots (through a symlinked folder, or {@code ..} after one), names nothing,
+     * or names a folder, the answer is byte for byte the same, and it shows no path of the server: a submission
+     * cannot probe the host's files. Raw HTTP, to compare whole bodies.
+     */
+    @Test
+    void everyUnreadableConfigPathGetsTheSameAnswerNamingNoServerPath() throws Exception {
+        Path probes = Files.createDirectories(roots.resolve("probes"));
+        Files.createSymbolicLink(probes.resolve("etcdir"), Path.of("/etc"));
+        Files.createSymbolicLink(probes.resolve("dangling.yaml"), dataDir.resolve("no-such-target.yaml"));
+        Files.createDirectories(probes.resolve("folder.yaml"));
+        RawHttpClient aliceHttp = alice.raw();
+        List<String> bodies = new ArrayList<>();
+        for (String uri : List.of("etcdir/shadow", "etcdir/no_such_zz", "etcdir/../root/.bashrc", "etcdir/../root/.nope",
+                "missing.yaml", "dangling.yaml", "folder.yaml")) {
+            RawHttpClient.Response answer = aliceHttp.post("/jobs", JobBodies.asJson(byUri(probes + "/" + uri)));
+            assertThat(answer.status()).as(uri).isEqualTo(422);
+            bodies.add(answer.raw().body());
+        }
+
+        assertThat(bodies).as("the answers").containsOnly(bodies.getFirst());
+        Problem problem = TrainyardClient.problem(bodies.getFirst());
+        assertThat(problem.getErrors()).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("taskConfigUri");
+            assertThat(error.getMessage()).contains("not readable for submissions");
+        });
+        assertThat(bodies.getFirst()).doesNotContain(dataDir.toString(), "/etc", "/root");
+    }
+
+    /** A file under the roots that opens but is not UTF-8 says so: only the roots' own files are told apart. */
+    @Test
+    void aConfigFileUnderTheRootsThatIsNotUtf8SaysSo() throws Exception {
+        Path latin1 = Files.write(roots.resolve("latin1.yaml"), new byte[] {'a', ':', ' ', (byte) 0xe9, '\n'});
+
+        ApiException error = refusal(() -> alice.jobs().submitJob(byUri(latin1.toString()), null));
+
+        assertThat(error.getCode()).isEqualTo(422);
+        assertThat(TrainyardClient.problem(error.getResponseBody()).getErrors()).singleElement()
+                .satisfies(field -> assertThat(field.getMessage()).isEqualTo("is not UTF-8 text"));
+    }
+
     /** The limit's answer carries a Retry-After header: raw HTTP. */
     @Test
     void submissionsAndLiveStreamsAreLimitedPerToken() throws ApiException {
-        RawHttpClient dave = user("dave", Map.of("alpha", Membership.RoleEnum.EDITOR)).raw();
+        RawHttpClient dave = admin.newUser("dave", Map.of("alpha", Membership.RoleEnum.EDITOR)).raw();
         List<Integer> statuses = new ArrayList<>();
         RawHttpClient.Response limited = null;
         for (int i = 0; i < 30 && limited == null; i++) {
@@ -281,15 +379,6 @@ class SecurityTest {
             AuditEvent.OutcomeEnum outcome) {
         return events.stream().anyMatch(event -> event.getActor().equals(actor) && event.getAction().equals(action)
                 && event.getTarget().equals(target) && event.getOutcome() == outcome);
-    }
-
-    /** A user with these project roles and a token of its own (lasting a day), made by the admin. */
-    static TrainyardClient user(String name, Map<String, Membership.RoleEnum> roles) throws ApiException {
-        assertThat(admin.users().createUserWithHttpInfo(new NewUser().name(name)).getStatusCode()).isEqualTo(201);
-        for (Map.Entry<String, Membership.RoleEnum> role : roles.entrySet()) {
-            admin.projects().setProjectMember(role.getKey(), name, new Membership().role(role.getValue()));
-        }
-        return admin.withToken(admin.users().createUserToken(name, new NewToken().name("test").expiresInDays(1)).getToken());
     }
 
     /** Waits until the token is refused: a 401 over raw HTTP, as the generated client would only throw. */

@@ -13,6 +13,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 import io.trainyard.client.ApiException;
 import io.trainyard.client.ApiResponse;
@@ -232,6 +236,33 @@ class SessionTest {
 
         Eventually.await("the revoked token's session to end",
                 () -> browser.send("GET", "/jobs", null, false).statusCode() == 401, Duration.ofSeconds(5));
+    }
+
+    /** The dashboard's log stream, opened with the cookie, ends with an error event within 2 s of the revocation. */
+    @Test
+    void revokingTheTokenEndsItsSessionsOpenStreams() throws Exception {
+        UUID id = admin.submit(JobBodies.job("ticking_for_a_session", JobBodies.ticking(600, 0.2))).getId();
+        Eventually.await("the job's first lines", () -> !admin.logTexts(id).isEmpty(), Duration.ofSeconds(60));
+        Token token = admin.tokens().createToken(new NewToken().name("dashboard stream"));
+        Browser browser = new Browser();
+        assertThat(browser.signIn(token.getToken()).statusCode()).isEqualTo(200);
+        CompletableFuture<HttpResponse<String>> stream = CompletableFuture.supplyAsync(() -> {
+            try {
+                return browser.send("GET", "/jobs/" + id + "/logs/stream", null, false);
+            } catch (IOException | InterruptedException e) {
+                throw new CompletionException(e);
+            }
+        });
+        Thread.sleep(1_000);
+
+        admin.tokens().revokeToken(token.getId());
+        long revokedAt = System.nanoTime();
+
+        String events = stream.get(30, TimeUnit.SECONDS).body();
+        assertThat(Duration.ofNanos(System.nanoTime() - revokedAt)).isLessThan(Duration.ofSeconds(2));
+        assertThat(events).contains("event: log").doesNotContain("event: end");
+        assertThat(events.strip()).containsPattern("event: error\ndata: \\{[^\n]*\"status\":401[^\n]*}$");
+        admin.jobs().cancelJob(id);
     }
 
     @Test

@@ -38,8 +38,10 @@ public final class RunningServer implements AutoCloseable {
     /**
      * A server on its embedded PostgreSQL whose own agent sees three H100 GPUs: a stand-in {@code nvidia-smi}
      * (written into the data folder) prints what the real one would on such a host.
+     *
+     * @param extraArguments more {@code --key=value} settings
      */
-    public static RunningServer startWithThreeGpus(Path dataDir, String nodeId) throws IOException {
+    public static RunningServer startWithThreeGpus(Path dataDir, String nodeId, String... extraArguments) throws IOException {
         Path nvidiaSmi = dataDir.resolve("nvidia-smi");
         Files.writeString(nvidiaSmi, """
                 #!/bin/sh
@@ -48,7 +50,9 @@ public final class RunningServer implements AutoCloseable {
                 echo "2, NVIDIA H100 80GB HBM3, 81559"
                 """);
         Files.setPosixFilePermissions(nvidiaSmi, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return start(TestDatabase.newDatabaseUrl(), dataDir, nodeId, "--trainyard.local.nvidia-smi=" + nvidiaSmi);
+        List<String> arguments = new ArrayList<>(List.of("--trainyard.local.nvidia-smi=" + nvidiaSmi));
+        arguments.addAll(List.of(extraArguments));
+        return start(TestDatabase.newDatabaseUrl(), dataDir, nodeId, arguments.toArray(String[]::new));
     }
 
     /**

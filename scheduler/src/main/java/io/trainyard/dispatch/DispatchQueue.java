@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.Backend;
@@ -15,6 +16,7 @@ import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -39,10 +41,23 @@ public class DispatchQueue {
     private static final Logger log = LoggerFactory.getLogger(DispatchQueue.class);
 
     /**
-     * @param position 1 for the job the backend takes next
-     * @param reason why the job is not running yet
+     * @param position 1 for the job the backend takes next; it counts every job ahead, whoever may see them
+     * @param reason why the job is not running yet, unless it waits behind a starving job
+     * @param behind the starving job it waits behind, or null
      */
-    public record Waiting(Job job, int position, String reason) {
+    public record Waiting(Job job, int position, @Nullable String reason, @Nullable Job behind) {
+
+        /**
+         * Why the job is not running yet, as told to a caller who may see only some projects' jobs: the job it
+         * waits behind is named only if the caller may see that job's project.
+         */
+        public String reasonSeenBy(Predicate<String> visibleProject) {
+            if (behind == null) {
+                return reason;
+            }
+            String ahead = visibleProject.test(behind.getProject()) ? behind.getJobName() : "a job of another project";
+            return "waiting behind " + ahead + ", queued the longest, until it fits";
+        }
     }
 
     private final JobRepository jobs;
@@ -123,12 +138,13 @@ public class DispatchQueue {
             Job starving = null;
             int position = 0;
             for (Job job : queued) {
-                String reason;
+                String reason = null;
+                Job behind = null;
                 if (job.getNotBefore() != null && job.getNotBefore().isAfter(now)) {
                     reason = "backing off before attempt " + job.getAttempt() + " until " + job.getNotBefore();
                 } else if (starving != null) {
                     // As the dispatcher does: jobs behind a starving one wait, so running jobs drain until it fits.
-                    reason = "waiting behind " + starving.getJobName() + ", queued the longest, until it fits";
+                    behind = starving;
                 } else {
                     PlacementDecision decision = pass.place(job);
                     reason = switch (decision) {
@@ -147,7 +163,7 @@ public class DispatchQueue {
                         starving = job;
                     }
                 }
-                all.add(new Waiting(job, ++position, reason));
+                all.add(new Waiting(job, ++position, reason, behind));
             }
         }
         Map<UUID, Waiting> byJob = new HashMap<>();

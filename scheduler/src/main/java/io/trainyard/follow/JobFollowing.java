@@ -12,7 +12,8 @@ import org.springframework.stereotype.Component;
  * Follows what a job stores in order (its log lines, its scalar chunks) from a position to the job's end, for a
  * live tail (the API's SSE streams): items as soon as this server stores them (a {@link JobWakeUps} signal) or
  * another replica does (a re-read every {@value #FOLLOW_WAIT_MILLIS} ms), then the job's final state once
- * everything it stored has been handed over.
+ * everything it stored has been handed over. Before every read the follower is asked whether its client may still
+ * follow the job, so a follow ends within moments of its client losing access.
  */
 @Component
 public class JobFollowing {
@@ -44,11 +45,17 @@ public class JobFollowing {
 
         /** Nothing happened for a while: a transport keeps its connection open. */
         void keepAlive() throws IOException;
+
+        /**
+         * Whether the client may still follow the job (its token not revoked, its role kept), asked before every
+         * read; false ends the follow at once, after the transport has told its client why.
+         */
+        boolean stillAllowed() throws IOException;
     }
 
     /**
      * Hands the job's items after {@code after} to the follower, then the end; returns when the job has ended and
-     * everything was handed over.
+     * everything was handed over, or when the follower is no longer allowed to follow.
      *
      * @param position an item's position, the next read's starting point
      * @throws IOException when the follower's transport fails (the client went away)
@@ -57,7 +64,7 @@ public class JobFollowing {
             throws IOException, InterruptedException {
         long cursor = after;
         long lastWrite = System.currentTimeMillis();
-        while (true) {
+        while (follower.stillAllowed()) {
             // State first, then items: a run's lines and scalars are all stored before it is marked ended, so an
             // ended state with nothing left to read means the follow is complete.
             JobQueries.Status status = queries.status(jobId);

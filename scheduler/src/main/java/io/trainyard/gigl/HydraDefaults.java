@@ -91,7 +91,7 @@ public final class HydraDefaults {
         }
         Path file = root.resolve(option + ".yaml").normalize();
         if (!file.startsWith(root) || option.startsWith("/") || option.contains("..")) {
-            throw new InvalidRequestException(field, "'" + option + "' must name a config under " + root);
+            throw new InvalidRequestException(field, "'" + option + "' must name a config in the folder of the config listing it, or below");
         }
         String text = files.read(field, file);
         Map<String, Object> config = SafeYamlParser.parseMapping(field, text);

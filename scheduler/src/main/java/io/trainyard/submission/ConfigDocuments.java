@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,9 +19,9 @@ import org.springframework.stereotype.Component;
 /**
  * Fetches a config's YAML text from where the submission says it is: inline, a local path or file:// URI under
  * one of the server's config roots ({@code trainyard.config-roots}), or a remote store some
- * {@link RemoteConfigReader} handles. A local path is checked after resolving {@code ..} and symlinks, and a
- * path outside the roots is refused with the same words whether or not it exists: the server reads files
- * with its own rights, and a submission must not learn which files it has.
+ * {@link RemoteConfigReader} handles. A local path is checked after resolving {@code ..} and every symlink, and
+ * a path outside the roots, a missing file and an unreadable one are refused in the same words, naming no path
+ * of the server: the server reads files with its own rights, and a submission must not learn which files it has.
  */
 @Component
 public class ConfigDocuments {
@@ -68,7 +69,7 @@ public class ConfigDocuments {
             throw new InvalidRequestException(field, "gs:// URIs need the Vertex AI backend, which this server does not have "
                     + "(set trainyard.vertex-ai.project to enable it); give the YAML inline");
         }
-        return readLocal(field, uri, localPath(field, uri));
+        return readLocal(field, localPath(field, uri));
     }
 
     private Path localPath(String field, String uri) {
@@ -81,31 +82,35 @@ public class ConfigDocuments {
         if (!path.isAbsolute()) {
             throw new InvalidRequestException(field, "'" + uri + "' must be an absolute path: the server's working folder is not the client's");
         }
-        InvalidRequestException outside = new InvalidRequestException(field, "'" + uri + "' is not readable for submissions: "
-                + "local configs are read only under the server's config roots (trainyard.config-roots"
-                + (roots.isEmpty() ? ", none set" : ": " + roots) + "); give the YAML inline instead");
-        // The lexical check first, so nothing outside the roots is ever touched; then the real path, so a
-        // symlink inside a root cannot lead out of it. Both refusals read the same.
+        // The lexical check first, so nothing plainly outside the roots is ever touched; then the real path, so a
+        // symlink inside a root cannot lead out of it. A path that cannot be resolved (missing, or through a folder
+        // the server may not enter) is refused like one outside: telling them apart would tell what exists.
         if (!underARoot(path.normalize())) {
-            throw outside;
+            throw notReadable(field);
         }
         Path real;
         try {
             real = path.toRealPath();
         } catch (IOException e) {
-            throw new InvalidRequestException(field, "cannot read '" + uri + "': no such file under the config roots");
+            throw notReadable(field);
         }
         if (!underARoot(real)) {
-            throw outside;
+            throw notReadable(field);
         }
         return real;
+    }
+
+    /** The one refusal of a local document that cannot be read, whatever the reason. */
+    private static InvalidRequestException notReadable(String field) {
+        return new InvalidRequestException(field, "is not readable for submissions: local configs are read only from files "
+                + "under the server's config roots (trainyard.config-roots); give the YAML inline instead");
     }
 
     private boolean underARoot(Path path) {
         return roots.stream().anyMatch(path::startsWith);
     }
 
-    private static String readLocal(String field, String uri, Path path) {
+    private static String readLocal(String field, Path path) {
         try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             char[] buffer = new char[SafeYamlParser.MAX_DOCUMENT_CHARS + 1];
             int total = 0;
@@ -114,17 +119,21 @@ public class ConfigDocuments {
                 total += read;
             }
             if (total > SafeYamlParser.MAX_DOCUMENT_CHARS) {
-                throw new InvalidRequestException(field, "'" + uri + "' is larger than " + SafeYamlParser.MAX_DOCUMENT_CHARS + " characters");
+                throw new InvalidRequestException(field, "is larger than " + SafeYamlParser.MAX_DOCUMENT_CHARS + " characters");
             }
             return new String(buffer, 0, total);
+        } catch (CharacterCodingException e) {
+            // Said only of a file under the roots that could be opened: nothing outside them is told apart.
+            throw new InvalidRequestException(field, "is not UTF-8 text");
         } catch (IOException e) {
-            throw new InvalidRequestException(field, "cannot read '" + uri + "': " + e.getMessage());
+            // A folder, a file the server may not read: refused as a missing one is.
+            throw notReadable(field);
         }
     }
 
     /** A config file of a Hydra defaults list: under the config roots like any local document. */
     private String readUnderRoots(String field, Path file) {
-        return readLocal(field, file.toString(), localPath(field, file.toString()));
+        return readLocal(field, localPath(field, file.toString()));
     }
 
     /** A configured root as it really is (symlinks resolved), so real paths of documents compare with it. */

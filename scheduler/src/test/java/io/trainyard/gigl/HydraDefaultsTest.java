@@ -79,6 +79,6 @@ class HydraDefaultsTest {
         assertThatThrownBy(() -> HydraDefaults.compose("resourceConfig", null, "defaults: [e2e/shared@shared_resource_config]\n",
                 (field, file) -> "")).isInstanceOfSatisfying(InvalidRequestException.class,
                 e -> assertThat(e.violations().getFirst().field()).isEqualTo("resourceConfig.defaults"));
-        assertThatThrownBy(() -> compose("defaults: [../outside@x]\n")).hasMessageContaining("must name a config under");
+        assertThatThrownBy(() -> compose("defaults: [../outside@x]\n")).hasMessageContaining("must name a config in the folder of the config listing it");
     }
 }

@@ -71,6 +71,12 @@ public final class JobBodies {
         return ApiClient.createDefaultObjectMapper().convertValue(submission, Map.class);
     }
 
+    /** A program printing {@code count} numbered lines ({@code tick 1}, ...), one every {@code secondsApart}. */
+    public static String ticking(int count, double secondsApart) {
+        return "import time\nfor i in range(1, %d):\n    print('tick', i, flush=True)\n    time.sleep(%s)\n"
+                .formatted(count + 1, secondsApart);
+    }
+
     /** A program printing {@code count} numbered lines, {@code perBatch} at a time with a short pause. */
     public static String printLines(int count, int perBatch) {
         return "import time\nfor i in range(1, %d):\n    print(\"line\", i)\n    if i %% %d == 0: time.sleep(0.01)\n"

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
 
@@ -26,6 +27,9 @@ import io.trainyard.client.api.UsersApi;
 import io.trainyard.client.model.Job;
 import io.trainyard.client.model.JobSubmission;
 import io.trainyard.client.model.LogLine;
+import io.trainyard.client.model.Membership;
+import io.trainyard.client.model.NewToken;
+import io.trainyard.client.model.NewUser;
 import io.trainyard.client.model.Problem;
 
 /**
@@ -151,6 +155,22 @@ public final class TrainyardClient {
 
     public AuditApi audit() {
         return audit;
+    }
+
+    /**
+     * A new user with these roles in existing projects and a token of its own (lasting a day), made by this
+     * client, which must be a global admin's; answers that user's client.
+     */
+    public TrainyardClient newUser(String name, Map<String, Membership.RoleEnum> roles) {
+        try {
+            users.createUser(new NewUser().name(name));
+            for (Map.Entry<String, Membership.RoleEnum> role : roles.entrySet()) {
+                projects.setProjectMember(role.getKey(), name, new Membership().role(role.getValue()));
+            }
+            return withToken(users.createUserToken(name, new NewToken().name("test").expiresInDays(1)).getToken());
+        } catch (ApiException e) {
+            throw failed("making the user " + name, e);
+        }
     }
 
     /** Submits the job, failing the test unless the server accepts it. */

@@ -121,7 +121,7 @@ public class JobController {
         // The answer leaves the queue out: the job has just joined it, after the queue was last replayed, and a burst
         // of submissions must not replay it for answers that could not show the new job anyway (GET /jobs/{id} does).
         Job job = submitted.job();
-        JobView view = JobView.of(job, links(job), null);
+        JobView view = JobView.of(job, links(job), null, null);
         URI location = URI.create("/jobs/" + view.id());
         return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location).body(view);
     }
@@ -256,11 +256,12 @@ public class JobController {
 
     /**
      * A job of a backend this server does not run (another replica's) has no links here. A queued job shows its
-     * place in the queue and why it waits.
+     * place in the queue and why it waits, naming no job of a project the caller may not see.
      */
     JobView view(Job job) {
         DispatchQueue.Waiting waiting = job.getState() == JobState.QUEUED ? queue.of(job.getId()) : null;
-        return JobView.of(job, links(job), waiting);
+        return JobView.of(job, links(job), waiting == null ? null : waiting.position(),
+                waiting == null ? null : waiting.reasonSeenBy(access::canSee));
     }
 
     private Map<String, String> links(Job job) {

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.media.Schema;
-import io.trainyard.dispatch.DispatchQueue;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobState;
@@ -17,9 +16,11 @@ import org.jspecify.annotations.Nullable;
  *
  * @param links where to look at the run outside Trainyard, by kind (for Vertex AI: {@code vertexConsole},
  *     {@code tensorboard}); empty when there is nothing to link
- * @param queuePosition for a queued job, its place in its backend's dispatch order (1: taken next); else null, and
- *     null in a submission's answer (the queue is replayed at most once a second; {@code GET /jobs/{id}} shows it)
- * @param waitingReason for a queued job, why it is not running yet; else null (as queuePosition)
+ * @param queuePosition for a queued job, its place in its backend's dispatch order (1: taken next), counting every
+ *     queued job ahead of it, those of projects the caller may not see included; else null, and null in a
+ *     submission's answer (the queue is replayed at most once a second; {@code GET /jobs/{id}} shows it)
+ * @param waitingReason for a queued job, why it is not running yet (a job it waits behind is named only to those
+ *     who may see it); else null (as queuePosition)
  */
 @Schema(name = "Job")
 public record JobView(
@@ -52,13 +53,13 @@ public record JobView(
         @Nullable Integer queuePosition,
         @Nullable String waitingReason) {
 
-    static JobView of(Job job, Map<String, String> links, DispatchQueue.Waiting waiting) {
+    static JobView of(Job job, Map<String, String> links, @Nullable Integer queuePosition, @Nullable String waitingReason) {
         return new JobView(job.getId(), job.getProject(), job.getJobName(), job.getState(), job.getBackend(), job.getPriority(),
                 job.getLabels(), job.getAttempt(), job.getFailureCause(), job.getFailureMessage(), job.getExitCode(),
                 job.getSlots(), job.isRequireGpus(), job.getTimeoutSeconds(), job.getNodeId(),
                 job.getPlacement(), job.getOutputs(), links,
                 job.getTaskConfigSource(), job.getResourceConfigSource(), job.getSubmittedBy(), job.getCreatedAt(), job.getQueuedAt(),
                 job.getStartedAt(), job.getFinishedAt(), job.getUpdatedAt(),
-                waiting == null ? null : waiting.position(), waiting == null ? null : waiting.reason());
+                queuePosition, waitingReason);
     }
 }

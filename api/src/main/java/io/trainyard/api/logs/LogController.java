@@ -15,9 +15,11 @@ import io.trainyard.job.JobQueries;
 import io.trainyard.logs.LogLine;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.StoredLine;
+import io.trainyard.security.LastingAccess;
 import io.trainyard.security.ProjectAccess;
 import io.trainyard.security.Role;
 import io.trainyard.security.limits.RateLimited;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -78,11 +80,14 @@ public class LogController {
                     (`{"seq", "attempt", "time", "stream", "rank", "text"}`, schema `LogLine`).
                     - `end`: the last event, sent after every line of the job; `data` is a LogEnd as JSON \
                     (`{"state", "attempt", "exitCode", "failureCause", "failureMessage"}`, schema `LogEnd`).
+                    - `error`: the last event instead of `end` when the caller may no longer read the job: within 2 s \
+                    of its token being revoked or expiring (`status` 401) or of its removal from the job's project \
+                    (404); `data` is the problem detail as JSON (schema `Problem`).
 
                     The stream starts with `retry: 1000` and sends a comment (`: keepalive`) when idle. After a dropped \
                     connection, reconnect with `Last-Event-ID` (or `after`) set to the last `id` seen: no line is lost \
                     or repeated.""",
-            responses = @ApiResponse(responseCode = "200", description = "The stream of `log` events, then one `end` event",
+            responses = @ApiResponse(responseCode = "200", description = "The stream of `log` events, then one `end` event (or `error`)",
                     content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"))))
     public void stream(@PathVariable UUID id,
             @Parameter(description = "Resume after this sequence number (set by EventSource on reconnect)",
@@ -91,13 +96,13 @@ public class LogController {
             @Parameter(description = "Start after this sequence number when there is no Last-Event-ID (empty: from the start)",
                     allowEmptyValue = true)
             @RequestParam(defaultValue = "0") @Min(0) long after,
-            HttpServletResponse response) throws IOException, InterruptedException {
+            HttpServletRequest request, HttpServletResponse response) throws IOException, InterruptedException {
         long cursor = EventStream.resumeAfter(lastEventId, after);
-        access.requireJob(id, Role.VIEWER);
-        EventStream stream = EventStream.open(response, json);
+        LastingAccess lasting = access.requireJobThroughout(id, Role.VIEWER);
+        EventStream stream = EventStream.open(request, response, json);
         try {
             following.follow(id, cursor, (job, seq) -> store.readStored(job, seq, LINES_PER_EVENT_BATCH), StoredLine::seq,
-                    stream.follower((line, events) -> EventStream.appendEvent(events, line.seq(), "log", line.json())));
+                    stream.follower(lasting, (line, events) -> EventStream.appendEvent(events, line.seq(), "log", line.json())));
         } catch (IOException e) {
             // The client went away; nothing to clean up.
         }

@@ -14,9 +14,11 @@ import io.trainyard.api.logs.EventStream;
 import io.trainyard.follow.JobFollowing;
 import io.trainyard.job.JobQueries;
 import io.trainyard.scalars.ScalarStore;
+import io.trainyard.security.LastingAccess;
 import io.trainyard.security.ProjectAccess;
 import io.trainyard.security.Role;
 import io.trainyard.security.limits.RateLimited;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -70,19 +72,21 @@ public class MetricsController {
     @Operation(operationId = "followJobMetrics", summary = "Follow the job's scalars as Server-Sent Events",
             description = "Each stored chunk of points of one tag is an event `points` (a MetricChunkView) whose id "
                     + "orders the chunks; reconnect with Last-Event-ID to resume after it. The stream ends with one "
-                    + "event `end` carrying the job's final state, sent after every point of the job.",
+                    + "event `end` carrying the job's final state, sent after every point of the job; or, within 2 s "
+                    + "of the caller's token being revoked or expiring or of its removal from the job's project, with one "
+                    + "event `error` whose data is the problem detail (status 401 or 404) instead.",
             responses = @ApiResponse(responseCode = "200", content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE)))
     public void stream(@PathVariable UUID id,
             @Parameter(description = "Resume after this event id (set by EventSource on reconnect)",
                     schema = @Schema(pattern = "^[0-9]*$", maxLength = 18))
             @RequestHeader(value = "Last-Event-ID", required = false) @Nullable String lastEventId,
-            HttpServletResponse response) throws IOException, InterruptedException {
+            HttpServletRequest request, HttpServletResponse response) throws IOException, InterruptedException {
         long cursor = EventStream.resumeAfter(lastEventId, 0);
-        access.requireJob(id, Role.VIEWER);
-        EventStream stream = EventStream.open(response, json);
+        LastingAccess lasting = access.requireJobThroughout(id, Role.VIEWER);
+        EventStream stream = EventStream.open(request, response, json);
         try {
             following.follow(id, cursor, (job, chunkId) -> store.chunksAfter(job, chunkId, CHUNKS_PER_EVENT_BATCH), ScalarStore.Chunk::id,
-                    stream.follower((chunk, events) -> EventStream.appendEvent(events, chunk.id(), "points",
+                    stream.follower(lasting, (chunk, events) -> EventStream.appendEvent(events, chunk.id(), "points",
                             json.writeValueAsString(new MetricChunkView(chunk.tag(), chunk.attempt(), chunk.points())))));
         } catch (IOException e) {
             // The client went away; nothing to clean up.

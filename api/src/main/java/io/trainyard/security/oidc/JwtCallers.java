@@ -1,10 +1,12 @@
 package io.trainyard.security.oidc;
 
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.trainyard.security.Caller;
 import io.trainyard.security.CallerAuthentication;
 import io.trainyard.security.Callers;
 import io.trainyard.security.Role;
@@ -60,6 +62,15 @@ public class JwtCallers implements Converter<Jwt, AbstractAuthenticationToken> {
             rolesByGroup.getOrDefault(group, Map.of()).forEach((project, role) -> granted.merge(project, role, Role::strongest));
         }
         boolean admin = groups.stream().anyMatch(settings.adminGroups()::contains);
-        return new CallerAuthentication(callers.userWithGrants(USER_PREFIX + name, granted, admin));
+        return new CallerAuthentication(callers.userWithGrants(USER_PREFIX + name, granted, admin), () -> renew(jwt));
+    }
+
+    /** The JWT's user as it is now, while the JWT has not expired: its signature was checked once and stays good. */
+    private Caller renew(Jwt jwt) {
+        Instant expiresAt = jwt.getExpiresAt();
+        if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
+            throw new InvalidBearerTokenException("the token has expired");
+        }
+        return ((CallerAuthentication) convert(jwt)).getPrincipal();
     }
 }
