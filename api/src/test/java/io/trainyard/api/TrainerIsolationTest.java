@@ -20,8 +20,6 @@ import io.trainyard.client.model.Job;
 import io.trainyard.client.model.JobSubmission;
 import io.trainyard.client.model.Membership;
 import io.trainyard.client.model.NewProject;
-import io.trainyard.client.model.NewToken;
-import io.trainyard.client.model.NewUser;
 import io.trainyard.testing.AgentProcess;
 import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
@@ -141,9 +139,7 @@ class TrainerIsolationTest {
 
     private static TrainyardClient editorOf(TrainyardClient admin, String project, String user) throws ApiException {
         admin.projects().createProject(new NewProject().name(project));
-        admin.users().createUser(new NewUser().name(user));
-        admin.projects().setProjectMember(project, user, new Membership().role(Membership.RoleEnum.EDITOR));
-        return admin.withToken(admin.users().createUserToken(user, new NewToken().name("test").expiresInDays(1)).getToken());
+        return admin.newUser(user, Map.of(project, Membership.RoleEnum.EDITOR));
     }
 
     private static int postgresPort(RunningServer server) {
