@@ -30,7 +30,8 @@ final class Bubblewrap implements TrainerSandbox {
     /** Null when the agent is not root: the trainer keeps the agent's uid, in a user namespace. */
     private final TrainerAccount account;
     private final List<String> hostView;
-    private final List<Path> hiddenFiles;
+    /** The mounts that cover the secret files, made once: the files are the agent's settings. */
+    private final List<String> hiddenFiles;
 
     /**
      * @param hostView the mounts that empty private folders yet keep the trainer's programs reachable
@@ -40,7 +41,20 @@ final class Bubblewrap implements TrainerSandbox {
         this.dataDir = dataDir;
         this.account = account;
         this.hostView = List.copyOf(hostView);
-        this.hiddenFiles = List.copyOf(hiddenFiles);
+        this.hiddenFiles = covering(hiddenFiles);
+    }
+
+    /** An empty folder over each secret folder, an empty file over each secret file; nothing for a missing one. */
+    private static List<String> covering(List<Path> hiddenFiles) {
+        List<String> mounts = new ArrayList<>();
+        for (Path hidden : hiddenFiles) {
+            if (Files.isDirectory(hidden)) {
+                mounts.addAll(List.of("--tmpfs", hidden.toString()));
+            } else if (Files.exists(hidden)) {
+                mounts.addAll(List.of("--ro-bind", "/dev/null", hidden.toString()));
+            }
+        }
+        return List.copyOf(mounts);
     }
 
     @Override
@@ -89,13 +103,7 @@ final class Bubblewrap implements TrainerSandbox {
         command.addAll(List.of("--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
                 "--bind", sharedMemory(folder).toString(), "/dev/shm"));
         command.addAll(hostView);
-        for (Path hidden : hiddenFiles) {
-            if (Files.isDirectory(hidden)) {
-                command.addAll(List.of("--tmpfs", hidden.toString()));
-            } else if (Files.exists(hidden)) {
-                command.addAll(List.of("--ro-bind", "/dev/null", hidden.toString()));
-            }
-        }
+        command.addAll(hiddenFiles);
         command.addAll(List.of("--perms", "0711", "--tmpfs", dataDir.toString(),
                 "--perms", "0711", "--dir", folder.root().getParent().toString(),
                 "--bind", work, work,
