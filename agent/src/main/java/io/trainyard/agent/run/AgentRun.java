@@ -164,6 +164,7 @@ public final class AgentRun {
         } catch (IOException | RuntimeException e) {
             log.warn("Launching job {} failed", jobId, e);
             started.forEach(worker -> worker.signalGroup("KILL"));
+            release(folder);
             return RunEnd.of(RunEnd.Result.LAUNCH_FAILED, null, "could not start the trainer: " + e.getMessage());
         }
         String runState = new RunState(started.stream().map(WorkerProcess::state).toList()).toJson();
