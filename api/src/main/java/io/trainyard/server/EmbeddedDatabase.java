@@ -65,7 +65,13 @@ final class EmbeddedDatabase extends BackgroundLoop implements AutoCloseable {
             boolean madeBefore = Files.exists(dataDirectory.resolve("PG_VERSION"));
             password = DatabasePassword.create(passwordFile);
             if (madeBefore) {
-                requirePassword(dataDirectory, password);
+                try {
+                    requirePassword(dataDirectory, password);
+                } catch (IOException | RuntimeException e) {
+                    // The database still has no password: a kept file would lock the next start out of it.
+                    Files.deleteIfExists(passwordFile);
+                    throw e;
+                }
             }
         }
         return new EmbeddedDatabase(dataDirectory, password, builder(dataDirectory, password).start());
