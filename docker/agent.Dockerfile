@@ -14,7 +14,7 @@ COPY db db
 COPY protocol protocol
 COPY tfevents tfevents
 COPY agent agent
-COPY scheduler scheduler
+COPY core core
 COPY backends backends
 COPY api api
 COPY testing testing

@@ -24,9 +24,9 @@ if [ "${PG_SKIP_IN_MEMORY:-0}" != 1 ]; then
   # Installed: dependency:build-classpath resolves the Trainyard modules backends/local depends on from ~/.m2.
   mvn_quiet -DskipTests install -pl backends/local -am
   mvn_quiet dependency:build-classpath -pl backends/local -Dmdep.outputFile="$work/classpath-placement" -DincludeScope=runtime
-  # The placement code (backends/local) and the types it decides in (scheduler) from this tree's classes, ahead
+  # The placement code (backends/local) and the types it decides in (core) from this tree's classes, ahead
   # of their jars in ~/.m2: that repository is shared, and another checkout's install may replace them meanwhile.
-  "$JAVA_HOME/bin/java" -Xmx512m -cp "backends/local/target/classes:scheduler/target/classes:$(cat "$work/classpath-placement")" \
+  "$JAVA_HOME/bin/java" -Xmx512m -cp "backends/local/target/classes:core/target/classes:$(cat "$work/classpath-placement")" \
     bench/placement/PlacementBench.java "$agents" "$gpus" "$jobs"
 fi
 
