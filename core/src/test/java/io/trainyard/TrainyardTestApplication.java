@@ -9,9 +9,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * Trainyard's services without the web server, on a fresh database of the tests' real PostgreSQL, for focused
- * tests of the domain: the scheduler, and the backend modules on the test's classpath (the scheduler's own
+ * tests of the domain: the core, and the backend modules on the test's classpath (the core's own
  * tests add a backend of their own; the local backend's tests play its agents through its services). Shared
- * through the scheduler's test jar.
+ * through the core's test jar.
  */
 @SpringBootApplication
 public class TrainyardTestApplication {

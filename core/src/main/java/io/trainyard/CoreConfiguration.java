@@ -8,7 +8,7 @@ import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(TrainyardProperties.class)
-public class SchedulerConfiguration {
+public class CoreConfiguration {
 
     @Bean
     Clock clock() {
