@@ -3,11 +3,15 @@ package io.trainyard.job;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 
 import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TaskConfig;
+import io.trainyard.launch.TrainerImages;
+import io.trainyard.launch.TrainerProgram;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
@@ -341,6 +345,19 @@ public class Job {
     /** The job's own trainer images; a null one falls back to the server's default. */
     public TrainerImages getImages() {
         return new TrainerImages(cpuDockerUri, cudaDockerUri);
+    }
+
+    /**
+     * What this job's trainer runs, as its task config says: {@code trainerConfig.command} on the in-memory path,
+     * GiGL's v1 training process on the legacy one; images the job names none of are {@code serverImages}.
+     *
+     * @param words how the backend splits {@code trainerConfig.command} into words (as its GiGL launcher would)
+     */
+    public TrainerProgram trainerProgram(TrainerImages serverImages, Function<String, List<String>> words) {
+        boolean legacy = !task.shouldRunGltBackend();
+        return new TrainerProgram(legacy ? TrainerProgram.LEGACY_TRAINER : words.apply(task.trainerCommand()), legacy,
+                task.trainerArgs(), getImages().orElse(serverImages), task.trainedModelMetadata().byField(),
+                !task.shouldSkipTraining());
     }
 
     public String getTaskConfigSource() {

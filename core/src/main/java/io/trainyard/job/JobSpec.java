@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TaskConfig;
+import io.trainyard.launch.TrainerImages;
 
 /**
  * A validated submission, from which a {@link Job} is made: the frozen config texts exactly as submitted,

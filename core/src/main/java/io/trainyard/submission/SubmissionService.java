@@ -28,7 +28,7 @@ import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
 import io.trainyard.job.JobSpec;
 import io.trainyard.job.JobTransitions;
-import io.trainyard.job.TrainerImages;
+import io.trainyard.launch.TrainerImages;
 import io.trainyard.validation.ConflictException;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;

@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import io.trainyard.gigl.ResourceConfigReader;
 import io.trainyard.gigl.TaskConfigReader;
+import io.trainyard.launch.TrainerImages;
 import io.trainyard.testing.JobBodies;
 
 /** Jobs for the domain's tests, as a submission makes them (shared with the backends' tests in the test jar). */

@@ -3,6 +3,8 @@ package io.trainyard.protocol;
 import java.util.List;
 import java.util.UUID;
 
+import io.trainyard.launch.TrainerProgram;
+
 /**
  * A run to start: the job's frozen configs (written for the trainer as they were submitted), the program
  * to run as the server read it from them at submission, and where its workers go on this agent.

@@ -21,7 +21,8 @@ import io.trainyard.agent.logs.LogShipper;
 import io.trainyard.agent.metrics.MetricShipper;
 import io.trainyard.agent.trainer.TrainerOutputs;
 import io.trainyard.agent.trainer.WorkFolder;
-import io.trainyard.agent.trainer.WorkerLaunch;
+import io.trainyard.launch.LaunchSpec;
+import io.trainyard.launch.WorkerLaunch;
 import io.trainyard.protocol.Assignment;
 import io.trainyard.protocol.Ended;
 import io.trainyard.protocol.KnownRun;
@@ -152,11 +153,13 @@ public final class AgentRun {
             Files.createDirectories(folder.attempt(attempt));
             Files.writeString(folder.taskConfig(), assignment.taskConfig(), StandardCharsets.UTF_8);
             Files.writeString(folder.resourceConfig(), assignment.resourceConfig(), StandardCharsets.UTF_8);
-            TrainerOutputs.clear(settings.sandbox().deletable(folder, TrainerOutputs.toClear(assignment.program(), folder)));
+            LaunchSpec spec = new LaunchSpec(assignment.jobName(), folder.files(), assignment.program(),
+                    !assignment.gpus().isEmpty());
+            TrainerOutputs.clear(settings.sandbox().deletable(folder, TrainerOutputs.resolveAll(spec.outputsToClear(), folder)));
             settings.sandbox().prepare(folder);
             outputs = TrainerOutputs.uris(assignment.program().outputs(), folder);
-            List<WorkerLaunch> workers = settings.invocation().workers(jobId, attempt, assignment.jobName(),
-                    assignment.program(), folder, assignment.gpus(), assignment.workers(), freePort());
+            List<WorkerLaunch> workers = settings.invocation().workers(jobId, attempt, spec, assignment.gpus(),
+                    assignment.workers(), freePort());
             List<String> sandbox = settings.sandbox().command(folder, attempt);
             for (WorkerLaunch worker : workers) {
                 started.add(WorkerProcess.spawn(supervisor, sandbox, worker, folder, attempt));

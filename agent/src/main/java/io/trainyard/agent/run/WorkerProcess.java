@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.trainyard.agent.sandbox.InheritedSecrets;
 import io.trainyard.agent.trainer.WorkFolder;
-import io.trainyard.agent.trainer.WorkerLaunch;
+import io.trainyard.launch.WorkerLaunch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;

@@ -9,12 +9,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.trainyard.protocol.TrainerProgram;
 
 /**
  * GiGL deletes a trainer's old outputs before a run that trains, so a retry never mixes old and new
@@ -26,17 +24,9 @@ public final class TrainerOutputs {
     private TrainerOutputs() {
     }
 
-    /** The local paths a training run of this program clears; none when it skips training. */
-    public static List<Path> toClear(TrainerProgram program, WorkFolder folder) {
-        List<Path> paths = new ArrayList<>();
-        if (!program.clearsOutputs()) {
-            return paths;
-        }
-        for (String uri : program.outputs().values()) {
-            paths.add(resolve(uri, folder));
-        }
-        paths.add(folder.trainerAssets());
-        return paths;
+    /** The local paths of these URIs (a run's {@link io.trainyard.launch.LaunchSpec#outputsToClear()}). */
+    public static List<Path> resolveAll(List<String> uris, WorkFolder folder) {
+        return uris.stream().map(uri -> resolve(uri, folder)).toList();
     }
 
     /**

@@ -3,6 +3,8 @@ package io.trainyard.agent.trainer;
 import java.nio.file.Path;
 import java.util.UUID;
 
+import io.trainyard.launch.JobFiles;
+
 /**
  * A job's folder under the data directory: the frozen configs the trainer reads, the trainer's working
  * directory (relative output paths land here), and per attempt the output, exit and pid files of each
@@ -15,6 +17,12 @@ public record WorkFolder(Path root) {
 
     public static WorkFolder of(Path dataDir, UUID jobId) {
         return new WorkFolder(dataDir.resolve("jobs").resolve(jobId.toString()));
+    }
+
+    /** The job's configs and trainer asset folder as the trainer is told of them: file URIs. */
+    public JobFiles files() {
+        return new JobFiles(TrainerInvocation.fileUri(taskConfig()), TrainerInvocation.fileUri(resourceConfig()),
+                TrainerInvocation.fileUri(trainerAssets()));
     }
 
     public Path taskConfig() {

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.trainyard.agent.trainer.WorkFolder;
-import io.trainyard.agent.trainer.WorkerLaunch;
+import io.trainyard.launch.WorkerLaunch;
 import io.trainyard.testing.Eventually;
 import io.trainyard.testing.ProcessTable;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import io.trainyard.protocol.TrainerProgram;
+import io.trainyard.launch.LaunchSpec;
+import io.trainyard.launch.TrainerImages;
+import io.trainyard.launch.TrainerProgram;
+import io.trainyard.launch.WorkerLaunch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,28 +24,31 @@ class TrainerInvocationTest {
     private static final UUID JOB = UUID.fromString("0b6f1c1e-2f44-4f57-9a3d-6f0e5c2b7a10");
     private static final WorkFolder FOLDER = WorkFolder.of(Path.of("/data"), JOB);
     private static final TrainerInvocation INVOCATION = new TrainerInvocation("127.0.0.1", List.of());
+    private static final TrainerImages IMAGES = new TrainerImages("cpu-image:1", "cuda-image:1");
 
     @Test
     void theLegacyTrainerGetsBothImagesBeforeUseCudaAndNoTrainerArgs() {
         TrainerProgram legacy = new TrainerProgram(List.of("python", "-m", "gigl.src.training.v1.lib.training_process"), true,
-                Map.of("optim_lr", "0.005"), "cpu-image:1", "cuda-image:1", Map.of(), true);
+                Map.of("optim_lr", "0.005"), IMAGES, Map.of(), true);
 
-        WorkerLaunch worker = INVOCATION.workers(JOB, 1, "toy_job", legacy, FOLDER, List.of(0), 1, 29500).getFirst();
+        WorkerLaunch worker = INVOCATION.workers(JOB, 1, new LaunchSpec("toy_job", FOLDER.files(), legacy, true), List.of(0), 1, 29500).getFirst();
 
         assertThat(worker.argv()).containsExactly("python", "-m", "gigl.src.training.v1.lib.training_process",
                 "--job_name=toy_job", "--task_config_uri=file:///data/jobs/" + JOB + "/task_config.yaml",
                 "--resource_config_uri=file:///data/jobs/" + JOB + "/resource_config.yaml",
                 "--cpu_docker_uri=cpu-image:1", "--cuda_docker_uri=cuda-image:1", "--use_cuda");
         assertThat(worker.environment()).containsEntry("GIGL_CPU_DOCKER_URI", "cpu-image:1")
-                .containsEntry("GIGL_CUDA_DOCKER_URI", "cuda-image:1").containsEntry("GIGL_COMPONENT", "Trainer");
+                .containsEntry("GIGL_CUDA_DOCKER_URI", "cuda-image:1").containsEntry("GIGL_COMPONENT", "Trainer")
+                .containsEntry("CUDA_VISIBLE_DEVICES", "0").containsEntry("MASTER_PORT", "29500")
+                .containsEntry("TRAINYARD_JOB_ID", JOB.toString());
     }
 
     @Test
     void theInMemoryTrainerGetsItsArgsAndTheImagesInItsEnvironment() {
         TrainerProgram inMemory = new TrainerProgram(List.of("python", "-m", "train"), false, Map.of("lr", "0.1"),
-                "cpu-image:1", "cuda-image:1", Map.of(), true);
+                IMAGES, Map.of(), true);
 
-        WorkerLaunch worker = INVOCATION.workers(JOB, 1, "cora_job", inMemory, FOLDER, List.of(), 1, 29500).getFirst();
+        WorkerLaunch worker = INVOCATION.workers(JOB, 1, new LaunchSpec("cora_job", FOLDER.files(), inMemory, false), List.of(), 1, 29500).getFirst();
 
         assertThat(worker.argv()).containsExactly("python", "-m", "train", "--job_name=cora_job",
                 "--task_config_uri=file:///data/jobs/" + JOB + "/task_config.yaml",

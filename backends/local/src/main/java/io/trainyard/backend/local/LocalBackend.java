@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.UUID;
 
 import io.trainyard.TrainyardProperties;
-import io.trainyard.agent.trainer.CommandWords;
 import io.trainyard.agent.trainer.TrainerOutputs;
 import io.trainyard.agent.trainer.WorkFolder;
 import io.trainyard.backend.Backend;
@@ -27,6 +26,8 @@ import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
 import io.trainyard.job.Placement;
+import io.trainyard.launch.CommandWords;
+import io.trainyard.launch.LaunchSpec;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;
 import org.springframework.stereotype.Component;
@@ -112,9 +113,9 @@ public class LocalBackend implements Backend {
                     .filter(Objects::nonNull).findFirst().orElse(null);
             case PlacementDecision.Never never -> null;
         };
-        List<LaunchPlan.Worker> workers = properties.trainerInvocation()
-                .workers(job.getId(), 1, job.getJobName(), programs.of(job), folder,
-                        shape == null ? List.of() : shape.gpus(), job.getSlots(), null)
+        List<Integer> gpus = shape == null ? List.of() : shape.gpus();
+        LaunchSpec spec = new LaunchSpec(job.getJobName(), folder.files(), programs.of(job), !gpus.isEmpty());
+        List<LaunchPlan.Worker> workers = properties.trainerInvocation().workers(job.getId(), 1, spec, gpus, job.getSlots(), null)
                 .stream().map(worker -> new LaunchPlan.Worker(worker.rank(), worker.argv(), worker.environment())).toList();
         Map<String, Object> placement = new LinkedHashMap<>();
         placement.put("workers", job.getSlots());

@@ -1,7 +1,7 @@
 package io.trainyard.backend.local;
 
 import io.trainyard.backend.local.agents.AgentProperties;
-import io.trainyard.job.TrainerImages;
+import io.trainyard.launch.TrainerImages;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

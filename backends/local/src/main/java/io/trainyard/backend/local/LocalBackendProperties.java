@@ -8,7 +8,7 @@ import java.util.List;
 import io.trainyard.agent.sandbox.TrainerAccount;
 import io.trainyard.agent.sandbox.TrainerIsolation;
 import io.trainyard.agent.trainer.TrainerInvocation;
-import io.trainyard.job.TrainerImages;
+import io.trainyard.launch.TrainerImages;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;

@@ -2,6 +2,7 @@ package io.trainyard.backend.vertexai;
 
 import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.job.Job;
+import io.trainyard.launch.JobFiles;
 
 /**
  * Where a Vertex AI job's files live on GCS: the frozen configs Trainyard uploads for the job, under the
@@ -19,6 +20,11 @@ record AssetFolder(String configFolder, String trainerAssets) {
     /** GiGL's trainer asset folder of a job: {@code <permAssetsBucket>/<job name>/trainer}. */
     static String trainerAssetFolder(String jobName, ResourceConfig resource) {
         return stripTrailingSlash(resource.commonComputeConfig().permAssetsBucket()) + "/" + jobName + "/trainer";
+    }
+
+    /** The job's files as its containers are told of them. */
+    JobFiles files() {
+        return new JobFiles(taskConfigUri(), resourceConfigUri(), trainerAssets);
     }
 
     String taskConfigUri() {

@@ -28,7 +28,9 @@ import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TaskConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
-import io.trainyard.job.TrainerImages;
+import io.trainyard.launch.LaunchSpec;
+import io.trainyard.launch.TrainerImages;
+import io.trainyard.launch.TrainerProgram;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;
 
@@ -47,7 +49,6 @@ final class CustomJobBuilder {
 
     static final String JOB_ID_LABEL = "trainyard_job_id";
     static final String ATTEMPT_LABEL = "trainyard_attempt";
-    static final String LEGACY_TRAINER_MODULE = "gigl.src.training.v1.lib.training_process";
     private static final String RESERVATION_KEY = "compute.googleapis.com/reservation-name";
     private static final String NO_ACCELERATOR = "ACCELERATOR_TYPE_UNSPECIFIED";
     private static final int DEFAULT_BOOT_DISK_GB = 100;
@@ -67,19 +68,16 @@ final class CustomJobBuilder {
     CreateCustomJobRequest build(Job job, AssetFolder assets) {
         List<Violation> violations = new ArrayList<>();
         ResourceConfig resource = job.getResource();
-        TrainerImages images = job.getImages().orElse(properties.defaultImages());
-        Map<String, String> runtimeEnv = giglRuntimeEnvironment(job, assets, images);
+        LaunchSpec trainer = trainerLaunch(job, assets);
         CustomJobSpec.Builder jobSpec = CustomJobSpec.newBuilder()
                 .setServiceAccount(resource.commonComputeConfig().gcpServiceAccountEmail())
                 .setEnableWebAccess(true);
         // The pool whose settings are the job's: its only pool, or a graph-store job's compute pool.
-        TrainerResource.VertexAi lead;
+        TrainerResource.VertexAi lead = leadPool(job);
         if (resource.trainer() instanceof TrainerResource.VertexAiGraphStore graphStore) {
-            lead = graphStore.computePool();
-            addGraphStorePools(jobSpec, job, assets, graphStore, images, runtimeEnv, violations);
+            addGraphStorePools(jobSpec, trainer, graphStore, job.getTask().graphStoreStorage(), violations);
         } else {
-            lead = (TrainerResource.VertexAi) resource.trainer();
-            addSinglePool(jobSpec, job, assets, lead, images, runtimeEnv, violations);
+            addSinglePool(jobSpec, job, trainer, lead, violations);
         }
         jobSpec.setScheduling(scheduling(job, lead, violations));
         String tensorboard = lead.tensorboardResourceName() != null ? lead.tensorboardResourceName() : properties.tensorboard();
@@ -102,6 +100,12 @@ final class CustomJobBuilder {
                 .build();
     }
 
+    /** The launch of the job's trainer: its configs and assets on GCS, its command split as GiGL splits it. */
+    LaunchSpec trainerLaunch(Job job, AssetFolder assets) {
+        return new LaunchSpec(job.getJobName(), assets.files(),
+                job.trainerProgram(properties.defaultImages(), CustomJobBuilder::words), usesGpus(leadPool(job)));
+    }
+
     /** GiGL names the CustomJob after the trainer component; its legacy (v1) trainer after the bare job. */
     static String displayName(Job job) {
         return job.getTask().shouldRunGltBackend() ? "gigl_train_" + job.getJobName() : job.getJobName();
@@ -112,28 +116,26 @@ final class CustomJobBuilder {
      * legacy (v1) trainer always launches in the resource config's region.
      */
     static String regionOf(Job job) {
-        ResourceConfig resource = job.getResource();
-        String region = resource.commonComputeConfig().region();
-        TrainerResource.VertexAi pool = resource.trainer() instanceof TrainerResource.VertexAiGraphStore graphStore
-                ? graphStore.computePool() : (TrainerResource.VertexAi) resource.trainer();
+        String region = job.getResource().commonComputeConfig().region();
+        TrainerResource.VertexAi pool = leadPool(job);
         boolean overridden = pool.gcpRegionOverride() != null && !pool.gcpRegionOverride().isBlank();
         return overridden && job.getTask().shouldRunGltBackend() ? pool.gcpRegionOverride() : region;
     }
 
+    /** The pool whose settings are the job's: its only pool, or a graph-store job's compute pool. */
+    private static TrainerResource.VertexAi leadPool(Job job) {
+        return job.getResource().trainer() instanceof TrainerResource.VertexAiGraphStore graphStore
+                ? graphStore.computePool() : (TrainerResource.VertexAi) job.getResource().trainer();
+    }
+
     /** The leader pool of one replica and a pool of the rest; GiGL's launch_job tells them where the leader's address is. */
-    private void addSinglePool(CustomJobSpec.Builder jobSpec, Job job, AssetFolder assets, TrainerResource.VertexAi pool,
-            TrainerImages images, Map<String, String> runtimeEnv, List<Violation> violations) {
-        TaskConfig task = job.getTask();
-        boolean useCuda = usesGpus(pool);
+    private void addSinglePool(CustomJobSpec.Builder jobSpec, Job job, LaunchSpec trainer, TrainerResource.VertexAi pool,
+            List<Violation> violations) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("LEADER_WORKER_INTERNAL_IP_FILE_PATH", leaderAddressFile(job));
         env.put("TF_CPP_MIN_LOG_LEVEL", "3");
-        env.putAll(runtimeEnv);
-        ContainerSpec container = task.shouldRunGltBackend()
-                ? container(images.choose(useCuda, null), words(task.trainerCommand()),
-                        args(job, assets, Map.of(), useCuda, task.trainerArgs()), env)
-                : container(images.choose(useCuda, null), List.of("python", "-m", LEGACY_TRAINER_MODULE),
-                        args(job, assets, dockerUriArgs(images), useCuda, Map.of()), env);
+        env.putAll(runtimeEnvironment(trainer));
+        ContainerSpec container = container(trainer.program().images().choose(trainer.useCuda(), null), trainer, env);
         WorkerPoolSpec.Builder workers = pool(pool, container, violations);
         jobSpec.addWorkerPoolSpecs(workers.clone().setReplicaCount(1));
         if (pool.numReplicas() > 1) {
@@ -146,50 +148,34 @@ final class CustomJobBuilder {
      * refuses a storage pool in second place), then the storage pool, which always runs the CPU image. Both
      * get the compute pool's environment.
      */
-    private void addGraphStorePools(CustomJobSpec.Builder jobSpec, Job job, AssetFolder assets,
-            TrainerResource.VertexAiGraphStore graphStore, TrainerImages images, Map<String, String> runtimeEnv,
-            List<Violation> violations) {
-        TaskConfig task = job.getTask();
+    private void addGraphStorePools(CustomJobSpec.Builder jobSpec, LaunchSpec trainer,
+            TrainerResource.VertexAiGraphStore graphStore, TaskConfig.GraphStoreStorage storage, List<Violation> violations) {
+        TrainerImages images = trainer.program().images();
         TrainerResource.VertexAi compute = graphStore.computePool();
-        boolean useCuda = usesGpus(compute);
         int computeProcesses = graphStore.computeClusterLocalWorldSize() > 0 ? graphStore.computeClusterLocalWorldSize()
-                : useCuda ? compute.gpuLimit() : 1;
+                : trainer.useCuda() ? compute.gpuLimit() : 1;
         Map<String, String> env = new LinkedHashMap<>();
         env.put("TF_CPP_MIN_LOG_LEVEL", "3");
         env.put("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", Integer.toString(computeProcesses));
-        env.putAll(runtimeEnv);
+        env.putAll(runtimeEnvironment(trainer));
 
-        WorkerPoolSpec.Builder computePool = pool(compute, container(images.choose(useCuda, null), words(task.trainerCommand()),
-                args(job, assets, Map.of(), useCuda, task.trainerArgs()), env), violations);
+        WorkerPoolSpec.Builder computePool = pool(compute, container(images.choose(trainer.useCuda(), null), trainer, env),
+                violations);
         jobSpec.addWorkerPoolSpecs(computePool.clone().setReplicaCount(1));
         jobSpec.addWorkerPoolSpecs(compute.numReplicas() > 1
                 ? computePool.clone().setReplicaCount(compute.numReplicas() - 1) : WorkerPoolSpec.newBuilder());
-        TaskConfig.GraphStoreStorage storage = task.graphStoreStorage();
-        jobSpec.addWorkerPoolSpecs(pool(graphStore.graphStorePool(), container(images.cpuDockerUri(), words(storage.command()),
-                args(job, assets, Map.of(), false, storage.storageArgs()), env), violations)
+        LaunchSpec storageServer = new LaunchSpec(trainer.jobName(), trainer.files(), new TrainerProgram(words(storage.command()),
+                false, storage.storageArgs(), images, Map.of(), false), false);
+        jobSpec.addWorkerPoolSpecs(pool(graphStore.graphStorePool(), container(images.cpuDockerUri(), storageServer, env), violations)
                 .setReplicaCount(graphStore.graphStorePool().numReplicas()));
     }
 
-    /** GiGL's v1 trainer always passes both images to its training process, which launches with them. */
-    private static Map<String, String> dockerUriArgs(TrainerImages images) {
-        Map<String, String> args = new LinkedHashMap<>();
-        args.put("cpu_docker_uri", images.cpuDockerUri());
-        args.put("cuda_docker_uri", images.cudaDockerUri());
-        return args;
-    }
-
     /**
-     * GiGL's runtime context for every container (get_gigl_runtime_env_vars): the job, its configs, the component,
-     * both images, and the BigQuery quota project when the launcher has one.
+     * GiGL's runtime context for every container (get_gigl_runtime_env_vars): the launch contract's, and the
+     * BigQuery quota project when the launcher has one.
      */
-    private Map<String, String> giglRuntimeEnvironment(Job job, AssetFolder assets, TrainerImages images) {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("GIGL_APPLIED_TASK_IDENTIFIER", job.getJobName());
-        env.put("GIGL_TASK_CONFIG_URI", assets.taskConfigUri());
-        env.put("GIGL_RESOURCE_CONFIG_URI", assets.resourceConfigUri());
-        env.put("GIGL_COMPONENT", "Trainer");
-        env.put("GIGL_CPU_DOCKER_URI", images.cpuDockerUri());
-        env.put("GIGL_CUDA_DOCKER_URI", images.cudaDockerUri());
+    private Map<String, String> runtimeEnvironment(LaunchSpec trainer) {
+        Map<String, String> env = trainer.giglEnvironment();
         if (properties.bigqueryQuotaProject() != null) {
             env.put("GIGL_BIGQUERY_QUOTA_PROJECT", properties.bigqueryQuotaProject());
         }
@@ -218,25 +204,12 @@ final class CustomJobBuilder {
                         .setBootDiskSizeGb(vertex.bootDiskSizeGb() == null ? DEFAULT_BOOT_DISK_GB : vertex.bootDiskSizeGb()));
     }
 
-    private static ContainerSpec container(String image, List<String> command, List<String> args, Map<String, String> env) {
-        ContainerSpec.Builder container = ContainerSpec.newBuilder().setImageUri(image).addAllCommand(command).addAllArgs(args);
+    /** A container running the launch's program with its flags and {@code env}. */
+    private static ContainerSpec container(String image, LaunchSpec launch, Map<String, String> env) {
+        ContainerSpec.Builder container = ContainerSpec.newBuilder().setImageUri(image)
+                .addAllCommand(launch.program().command()).addAllArgs(launch.args());
         env.forEach((name, value) -> container.addEnv(EnvVar.newBuilder().setName(name).setValue(value)));
         return container.build();
-    }
-
-    /** {@code --job_name --task_config_uri --resource_config_uri}, then {@code before}, [--use_cuda], {@code after}. */
-    private static List<String> args(Job job, AssetFolder assets, Map<String, String> before, boolean useCuda,
-            Map<String, String> after) {
-        List<String> args = new ArrayList<>();
-        args.add("--job_name=" + job.getJobName());
-        args.add("--task_config_uri=" + assets.taskConfigUri());
-        args.add("--resource_config_uri=" + assets.resourceConfigUri());
-        before.forEach((key, value) -> args.add("--" + key + "=" + value));
-        if (useCuda) {
-            args.add("--use_cuda");
-        }
-        after.forEach((key, value) -> args.add("--" + key + "=" + value));
-        return args;
     }
 
     private Scheduling scheduling(Job job, TrainerResource.VertexAi timing, List<Violation> violations) {

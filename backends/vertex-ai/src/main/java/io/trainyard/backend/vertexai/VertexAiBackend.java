@@ -140,11 +140,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
         AssetFolder assets = AssetFolder.of(job);
         CreateCustomJobRequest request = builder.build(job, assets);
         Runnable prepare = () -> {
-            if (!job.getTask().shouldSkipTraining()) {
-                List<String> old = new ArrayList<>(job.getTask().trainedModelMetadata().byField().values());
-                old.add(assets.trainerAssets());
-                files.deleteAll(old);
-            }
+            files.deleteAll(builder.trainerLaunch(job, assets).outputsToClear());
             files.write(assets.taskConfigUri(), job.getTaskConfig());
             files.write(assets.resourceConfigUri(), job.getResourceConfig());
         };

@@ -2,7 +2,7 @@ package io.trainyard.backend.vertexai;
 
 import java.time.Duration;
 
-import io.trainyard.job.TrainerImages;
+import io.trainyard.launch.TrainerImages;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 

@@ -28,7 +28,7 @@ import io.trainyard.gigl.ResourceConfigReader;
 import io.trainyard.gigl.TaskConfigReader;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobSpec;
-import io.trainyard.job.TrainerImages;
+import io.trainyard.launch.TrainerImages;
 import io.trainyard.validation.InvalidRequestException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

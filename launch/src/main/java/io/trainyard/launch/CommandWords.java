@@ -1,4 +1,4 @@
-package io.trainyard.agent.trainer;
+package io.trainyard.launch;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.trainyard.agent.trainer;
+package io.trainyard.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.trainyard.job;
+package io.trainyard.launch;
 
 /**
  * A job's own choice of the container images GiGL's launcher takes as {@code --cpu_docker_uri} and
