@@ -7,18 +7,16 @@ import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import io.swagger.v3.oas.annotations.servers.Server;
-import io.trainyard.api.agents.AgentProtocolController;
+import io.trainyard.backend.BackendProtocol;
 import org.springdoc.core.filters.OpenApiMethodFilter;
-import org.springdoc.core.models.GroupedOpenApi;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Two OpenAPI documents: the public API at {@code /v3/api-docs} (committed as {@code api/openapi.yaml}, the
- * source of the generated clients) and the agent protocol, which only agent processes speak, at
- * {@code /v3/api-docs/agent-protocol}. Each takes the operations of its controllers (a method filter of the
- * default document, and one of the group). The server is a fixed example so that the served document does not
- * depend on the port it was fetched from.
+ * The public API's OpenAPI document at {@code /v3/api-docs} (committed as {@code api/openapi.yaml}, the source
+ * of the generated clients): every operation but those of a {@link BackendProtocol}, which its backend
+ * documents in a group of its own (the agent protocol at {@code /v3/api-docs/agent-protocol}). The server is a
+ * fixed example so that the served document does not depend on the port it was fetched from.
  */
 @Configuration(proxyBeanMethods = false)
 @OpenAPIDefinition(info = @Info(title = "Trainyard", version = "v1",
@@ -33,21 +31,11 @@ import org.springframework.context.annotation.Configuration;
 class OpenApiConfiguration {
 
     static final String BEARER = "bearer";
-    static final String AGENT_PROTOCOL = "agent-protocol";
 
-    @Bean
-    GroupedOpenApi agentProtocol() {
-        return GroupedOpenApi.builder()
-                .group(AGENT_PROTOCOL)
-                .displayName("Agent protocol")
-                .addOpenApiMethodFilter(method -> method.getDeclaringClass() == AgentProtocolController.class)
-                .build();
-    }
-
-    /** The default document, /v3/api-docs: everything but the agent protocol. */
+    /** The default document, /v3/api-docs: everything but the backends' own protocols. */
     @Bean
     OpenApiMethodFilter publicApi() {
-        return method -> method.getDeclaringClass() != AgentProtocolController.class;
+        return method -> !method.getDeclaringClass().isAnnotationPresent(BackendProtocol.class);
     }
 
     @Bean

@@ -1,6 +1,9 @@
 package io.trainyard.api.dashboard;
 
+import java.util.List;
+
 import io.swagger.v3.oas.annotations.Hidden;
+import io.trainyard.security.PublicPaths;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
 
@@ -11,10 +14,13 @@ import org.springframework.web.bind.annotation.GetMapping;
  */
 @Controller
 @Hidden
-public class Dashboard {
+public class Dashboard implements PublicPaths {
 
     /** What the browser fetches before anyone has signed in: the app's pages and files. */
-    public static final String[] PATHS = {"/", "/index.html", "/assets/**", "/favicon.svg", "/ui", "/ui/**"};
+    @Override
+    public List<String> paths() {
+        return List.of("/", "/index.html", "/assets/**", "/favicon.svg", "/ui", "/ui/**");
+    }
 
     @GetMapping({"/", "/ui", "/ui/**"})
     public String page() {

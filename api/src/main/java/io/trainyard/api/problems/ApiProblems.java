@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
-import io.trainyard.backend.local.agents.StaleAgentException;
 import io.trainyard.security.limits.TooManyRequestsException;
 import io.trainyard.validation.ConflictException;
 import io.trainyard.validation.InvalidRequestException;
@@ -96,11 +95,6 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ConflictException.class)
     ProblemDetail conflict(ConflictException e) {
         return problem(HttpStatus.CONFLICT, "Conflict", e.getMessage());
-    }
-
-    @ExceptionHandler(StaleAgentException.class)
-    ProblemDetail staleAgent(StaleAgentException e) {
-        return problem(HttpStatus.CONFLICT, "Stale agent or attempt", e.getMessage());
     }
 
     @ExceptionHandler(AccessDeniedException.class)

@@ -1,7 +1,9 @@
 package io.trainyard.backend.local;
 
 import io.trainyard.backend.local.agents.AgentProperties;
+import io.trainyard.backend.local.web.AgentProtocolController;
 import io.trainyard.launch.TrainerImages;
+import org.springdoc.core.models.GroupedOpenApi;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -14,5 +16,15 @@ class LocalBackendConfiguration {
     @Bean
     TrainerImages defaultTrainerImages(LocalBackendProperties properties) {
         return properties.defaultImages();
+    }
+
+    /** The agent protocol, which only agent processes speak, documented apart: /v3/api-docs/agent-protocol. */
+    @Bean
+    GroupedOpenApi agentProtocol() {
+        return GroupedOpenApi.builder()
+                .group("agent-protocol")
+                .displayName("Agent protocol")
+                .addOpenApiMethodFilter(method -> method.getDeclaringClass() == AgentProtocolController.class)
+                .build();
     }
 }

@@ -1,4 +1,4 @@
-package io.trainyard.server;
+package io.trainyard.backend.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,9 +12,8 @@ import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.AgentSettings;
 import io.trainyard.agent.GpuDiscovery;
 import io.trainyard.agent.HostAgent;
-import io.trainyard.security.tokens.ApiTokens;
-import io.trainyard.backend.local.LocalBackendProperties;
 import io.trainyard.protocol.Registration;
+import io.trainyard.security.tokens.ApiTokens;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.availability.AvailabilityChangeEvent;

@@ -1,13 +1,15 @@
-package io.trainyard.api.agents;
+package io.trainyard.backend.local.web;
 
 import java.time.Duration;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.backend.BackendProtocol;
 import io.trainyard.backend.local.agents.AgentProperties;
 import io.trainyard.backend.local.agents.AgentReports;
 import io.trainyard.backend.local.agents.AgentWork;
+import io.trainyard.backend.local.agents.StaleAgentException;
 import io.trainyard.protocol.Ended;
 import io.trainyard.protocol.Heartbeat;
 import io.trainyard.protocol.LogAck;
@@ -22,7 +24,10 @@ import io.trainyard.protocol.Work;
 import io.trainyard.security.audit.Audited;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -37,6 +42,7 @@ import org.springframework.web.bind.annotation.RestController;
  * is checked against the protocol's constraints. A stale agent or attempt gets 409 and changes nothing.
  */
 @RestController
+@BackendProtocol
 @RequestMapping("/agents/{agentId}")
 @Tag(name = "agent protocol", description = "Registration, heartbeat and run reports of agents (token required)")
 public class AgentProtocolController {
@@ -97,5 +103,13 @@ public class AgentProtocolController {
             @RequestBody @Valid Ended ended) {
         reports.ended(agentId, jobId, attempt, ended);
         return ResponseEntity.noContent().build();
+    }
+
+    /** An agent of an older epoch, or a report about an attempt that is no longer the job's: 409, nothing changed. */
+    @ExceptionHandler(StaleAgentException.class)
+    ProblemDetail stale(StaleAgentException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+        problem.setTitle("Stale agent or attempt");
+        return problem;
     }
 }

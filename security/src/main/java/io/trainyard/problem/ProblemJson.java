@@ -12,8 +12,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes a problem detail straight to the response, for answers given outside Spring MVC: the API's request
- * filters, Spring Security's refusals and Tomcat's own error reports. (Its own package: both the API's and the
- * security's packages use it, and neither may depend on the other's.)
+ * filters, Spring Security's refusals and Tomcat's own error reports. (In the security module: the API's packages and
+ * the security's use it, and security depends on no part of the API.)
  */
 public final class ProblemJson {
 

@@ -1,9 +1,9 @@
 package io.trainyard.security;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.trainyard.api.dashboard.Dashboard;
 import io.trainyard.security.limits.AuthenticationThrottle;
 import io.trainyard.security.oidc.JwtCallers;
 import io.trainyard.security.session.SameOriginCheck;
@@ -84,7 +84,7 @@ public class SecurityConfiguration {
     SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties properties,
             TokenAuthentication tokens, ObjectProvider<JwtDecoder> jwtDecoder, JwtCallers jwtCallers,
             ProblemResponses problems, SessionTokens sessionTokens, CsrfTokenRepository csrfTokens,
-            AuthenticationThrottle throttle) throws Exception {
+            AuthenticationThrottle throttle, List<PublicPaths> publicPaths) throws Exception {
         // Spring Security's other headers stay as they are: X-Content-Type-Options nosniff, X-Frame-Options DENY.
         http.headers(headers -> headers
                         .addHeaderWriter(new DelegatingRequestMatcherHeaderWriter(new NegatedRequestMatcher(TENSORBOARD),
@@ -120,7 +120,8 @@ public class SecurityConfiguration {
                 .addFilterBefore(new SameOriginCheck(SecurityConfiguration::needsCsrfToken), CsrfFilter.class)
                 .authorizeHttpRequests(requests -> requests
                         .requestMatchers(OPEN).permitAll()
-                        .requestMatchers(HttpMethod.GET, Dashboard.PATHS).permitAll()
+                        .requestMatchers(HttpMethod.GET, publicPaths.stream().flatMap(open -> open.paths().stream())
+                                .toArray(String[]::new)).permitAll()
                         .requestMatchers(HttpMethod.GET, "/agents").hasRole("USER")
                         .requestMatchers("/agents/{agentId}", "/agents/{agentId}/**").access(ownAgentOnly())
                         .requestMatchers("/users/me").hasRole("USER")

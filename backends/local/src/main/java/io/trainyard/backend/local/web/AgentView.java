@@ -1,4 +1,4 @@
-package io.trainyard.api.agents;
+package io.trainyard.backend.local.web;
 
 import java.time.Instant;
 import java.util.List;

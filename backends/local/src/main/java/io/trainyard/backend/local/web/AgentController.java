@@ -1,4 +1,4 @@
-package io.trainyard.api.agents;
+package io.trainyard.backend.local.web;
 
 import java.util.ArrayList;
 import java.util.HashMap;
