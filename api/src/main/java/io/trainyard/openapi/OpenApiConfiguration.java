@@ -1,5 +1,7 @@
 package io.trainyard.openapi;
 
+import java.util.List;
+
 import io.swagger.v3.core.converter.ModelConverter;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
@@ -7,6 +9,7 @@ import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import io.swagger.v3.oas.annotations.servers.Server;
+import io.trainyard.backend.BackendDescription;
 import io.trainyard.backend.BackendProtocol;
 import org.springdoc.core.filters.OpenApiMethodFilter;
 import org.springframework.context.annotation.Bean;
@@ -46,6 +49,11 @@ class OpenApiConfiguration {
     @Bean
     LogStreamEvents logStreamEvents() {
         return new LogStreamEvents();
+    }
+
+    @Bean
+    BackendPlacements backendPlacements(List<BackendDescription> modules) {
+        return new BackendPlacements(modules);
     }
 
     /** Required and nullable properties of the API's records, from their JSpecify annotations. */

@@ -9,18 +9,27 @@ import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 
 /**
- * Something that runs trainer jobs: the local pool, Vertex AI. The dispatcher claims queued jobs from
- * PostgreSQL and hands each to the backend its resource config names; the backend reports back through
- * {@link io.trainyard.job.JobTransitions} and the log store. Every method gets the job with its configs
- * already read (at submission): a backend never parses YAML.
+ * Something that runs trainer jobs: the local pool, Vertex AI, each a module of its own under {@code backends/}
+ * whose Spring components the server picks up. The dispatcher claims queued jobs from PostgreSQL and hands each
+ * to the backend the submission named, or else the first that runs its resource config; the backend reports
+ * back through {@link io.trainyard.job.JobTransitions} and the log store. Every method gets the job with its
+ * configs already read (at submission): a backend never parses YAML. The launch contract
+ * ({@link io.trainyard.launch.LaunchSpec}) is what a backend renders into processes or cloud jobs.
  */
 public interface Backend {
 
+    /** What this backend is and runs. */
+    BackendDescription description();
+
     /** The name stored on jobs, e.g. {@code local}. */
-    String name();
+    default String name() {
+        return description().name();
+    }
 
     /** Whether this backend runs jobs with this trainer resource kind. */
-    boolean runs(TrainerResource resource);
+    default boolean runs(TrainerResource resource) {
+        return description().resourceConfigs().contains(resource.kind());
+    }
 
     /**
      * Checks, at submission, what only this backend can check; the job is not stored yet.

@@ -20,11 +20,29 @@ public sealed interface TrainerResource {
     /** The resource config field that named this kind, e.g. {@code localTrainerConfig}. */
     String kind();
 
+    /** The trainer processes the config asks for where it says (a local trainer's {@code numWorkers}); else one. */
+    default int workers() {
+        return 1;
+    }
+
+    /** The job's timeout where the config gives one (a Vertex AI pool's {@code timeoutSeconds}); else null. */
+    default Long timeoutSeconds() {
+        return null;
+    }
+
     /** {@code localTrainerConfig}: {@code numWorkers} trainer processes on a host of the local pool. */
     record Local(int numWorkers) implements TrainerResource {
+
+        public static final String KIND = "localTrainerConfig";
+
         @Override
         public String kind() {
-            return "localTrainerConfig";
+            return KIND;
+        }
+
+        @Override
+        public int workers() {
+            return numWorkers;
         }
     }
 
@@ -37,9 +55,12 @@ public sealed interface TrainerResource {
             String gcpRegionOverride, String schedulingStrategy, Integer bootDiskSizeGb,
             ReservationAffinity reservationAffinity, String tensorboardResourceName)
             implements TrainerResource {
+
+        public static final String KIND = "vertexAiTrainerConfig";
+
         @Override
         public String kind() {
-            return "vertexAiTrainerConfig";
+            return KIND;
         }
     }
 
@@ -53,9 +74,18 @@ public sealed interface TrainerResource {
     /** {@code vertexAiGraphStoreTrainerConfig}: a compute pool beside a graph-store pool. */
     record VertexAiGraphStore(VertexAi graphStorePool, VertexAi computePool, int computeClusterLocalWorldSize)
             implements TrainerResource {
+
+        public static final String KIND = "vertexAiGraphStoreTrainerConfig";
+
         @Override
         public String kind() {
-            return "vertexAiGraphStoreTrainerConfig";
+            return KIND;
+        }
+
+        /** GiGL takes a graph-store job's timeout from its compute pool. */
+        @Override
+        public Long timeoutSeconds() {
+            return computePool.timeoutSeconds();
         }
     }
 

@@ -1,47 +1,78 @@
 package io.trainyard.job;
 
-import java.util.List;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
-import com.fasterxml.jackson.annotation.JsonSubTypes;
-import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import io.swagger.v3.oas.annotations.media.DiscriminatorMapping;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import io.swagger.v3.oas.annotations.media.Schema;
-import org.jspecify.annotations.NullMarked;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Where a job's current attempt runs, as its backend placed it: stored on the job and shown to users. Tagged
- * by {@code kind} ({@code agent}, {@code vertexAi}), stored and served alike, so that clients generated from
- * the contract pick the shape by the tag (an OpenAPI discriminator) rather than by trying each.
+ * Where a job's current attempt runs, as its backend placed it: stored on the job and shown to users. A JSON
+ * object tagged by {@code kind}, the rest of it the backend's own placement type
+ * ({@link io.trainyard.backend.BackendDescription#placementType()}). The core keeps and serves it as it is, without
+ * knowing any backend's shape; the backend reads it back as its type with {@link #as}. The API document describes
+ * it as the tagged union of the server's backends' placement types.
  */
-@NullMarked
-@Schema(discriminatorProperty = "kind", discriminatorMapping = {
-        @DiscriminatorMapping(value = "agent", schema = Placement.OnAgent.class),
-        @DiscriminatorMapping(value = "vertexAi", schema = Placement.OnVertexAi.class)})
-@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
-@JsonSubTypes({@JsonSubTypes.Type(value = Placement.OnAgent.class, name = "agent"),
-        @JsonSubTypes.Type(value = Placement.OnVertexAi.class, name = "vertexAi")})
-public sealed interface Placement {
+@Schema(name = "Placement")
+public final class Placement {
 
-    /**
-     * All of a job's workers on one agent ({@code node}), one GPU each ({@code device = "gpu"}) or on CPU
-     * slots ({@code device = "cpu"}). The pool's free capacity is derived from these.
-     */
-    record OnAgent(String node, String device, List<Integer> gpus, int cpuSlots) implements Placement {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String KIND = "kind";
 
-        public static OnAgent onGpus(String node, List<Integer> gpus) {
-            return new OnAgent(node, "gpu", List.copyOf(gpus), 0);
-        }
+    private final Map<String, Object> fields;
 
-        public static OnAgent onCpu(String node, int cpuSlots) {
-            return new OnAgent(node, "cpu", List.of(), cpuSlots);
-        }
-
-        public boolean usesGpus() {
-            return "gpu".equals(device);
-        }
+    private Placement(Map<String, Object> fields) {
+        this.fields = Collections.unmodifiableMap(fields);
     }
 
-    /** A Vertex AI CustomJob in this project and region; Vertex AI chooses the machines. */
-    record OnVertexAi(String project, String region) implements Placement {
+    /** A backend's placement value, tagged {@code kind}. */
+    public static Placement of(String kind, Object placement) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put(KIND, kind);
+        fields.putAll(JSON.convertValue(placement, new TypeReference<Map<String, Object>>() { }));
+        return new Placement(fields);
+    }
+
+    @JsonCreator
+    static Placement fromJson(Map<String, Object> fields) {
+        if (!(fields.get(KIND) instanceof String)) {
+            throw new IllegalArgumentException("a placement is tagged by its kind: " + fields);
+        }
+        return new Placement(new LinkedHashMap<>(fields));
+    }
+
+    public String kind() {
+        return (String) fields.get(KIND);
+    }
+
+    /** The placement as the backend's own type (the fields other than {@code kind}). */
+    public <T> T as(Class<T> type) {
+        Map<String, Object> own = new LinkedHashMap<>(fields);
+        own.remove(KIND);
+        return JSON.convertValue(own, type);
+    }
+
+    @JsonValue
+    Map<String, Object> fields() {
+        return fields;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Placement placement && placement.fields.equals(fields);
+    }
+
+    @Override
+    public int hashCode() {
+        return fields.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return fields.toString();
     }
 }

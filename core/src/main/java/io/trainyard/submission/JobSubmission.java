@@ -15,6 +15,9 @@ import org.jspecify.annotations.Nullable;
 public record JobSubmission(
         @Schema(description = "The project the job belongs to (default: default); submitting needs the editor role there")
         @Nullable String project,
+        @Schema(description = "The backend that runs the job, one of GET /backends (default: the first that runs the "
+                + "resource config's trainerResourceConfig kind)", example = "local")
+        @Nullable String backend,
         @Schema(description = "GiGL's AppliedTaskIdentifier, passed to the trainer as --job_name; GiGL's rule: a lowercase "
                 + "letter, then lowercase letters, digits or '_', ending in a letter or digit, at most 51 characters",
                 example = "cora_link_prediction")

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 
 import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.Backend;
+import io.trainyard.backend.BackendDescription;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.gigl.GiglCompatibility;
 import io.trainyard.gigl.ResourceConfig;
@@ -32,6 +33,7 @@ import io.trainyard.launch.TrainerImages;
 import io.trainyard.validation.ConflictException;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 
@@ -60,15 +62,18 @@ public class SubmissionService {
     private final JobRepository jobs;
     private final JobTransitions transitions;
     private final List<Backend> backends;
+    private final List<BackendDescription> modules;
     private final ConfigDocuments documents;
     private final TrainyardProperties properties;
     private final Clock clock;
 
+    /** @param modules every backend module of this server, on or off */
     public SubmissionService(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
-            ConfigDocuments documents, TrainyardProperties properties, Clock clock) {
+            ObjectProvider<BackendDescription> modules, ConfigDocuments documents, TrainyardProperties properties, Clock clock) {
         this.jobs = jobs;
         this.transitions = transitions;
         this.backends = backends;
+        this.modules = modules.orderedStream().toList();
         this.documents = documents;
         this.properties = properties;
         this.clock = clock;
@@ -144,10 +149,11 @@ public class SubmissionService {
         if (task != null && resource != null) {
             violations.addAll(GiglCompatibility.check(task, resource));
         }
-        Backend backend = resource == null || resource.trainer() == null ? null : backendFor(resource.trainer(), violations);
-        if (submission.gpus() != null && resource != null && !(resource.trainer() instanceof TrainerResource.Local)) {
-            violations.add(new Violation("gpus", "only for localTrainerConfig jobs; a Vertex AI job's machines and GPUs "
-                    + "come from its resource config"));
+        Backend backend = resource == null || resource.trainer() == null ? null
+                : backendFor(submission.backend(), resource.trainer(), violations);
+        if (backend != null && submission.gpus() != null && !backend.description().gpuRequests()) {
+            violations.add(new Violation("gpus", "the " + backend.name() + " backend takes no GPU count: its jobs' "
+                    + "machines and GPUs come from their resource config"));
         }
         if (!violations.isEmpty() || backend == null) {
             throw new InvalidRequestException(violations);
@@ -161,8 +167,7 @@ public class SubmissionService {
                 submission.labels() == null ? Map.of() : new TreeMap<>(submission.labels()),
                 submission.priority() == null ? 0 : submission.priority(),
                 Boolean.TRUE.equals(submission.requireGpus()) || submission.gpus() != null, timeoutSeconds(submission, resource),
-                submission.gpus() != null ? submission.gpus()
-                        : resource.trainer() instanceof TrainerResource.Local local ? local.numWorkers() : 1,
+                submission.gpus() != null ? submission.gpus() : resource.trainer().workers(),
                 retry == null || retry.maxAttempts() == null ? 1 : retry.maxAttempts(),
                 retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds(),
                 new TrainerImages(blankToNull(submission.cpuDockerUri()), blankToNull(submission.cudaDockerUri())));
@@ -177,36 +182,46 @@ public class SubmissionService {
         return submission.project() == null || submission.project().isBlank() ? DEFAULT_PROJECT : submission.project();
     }
 
-    private Backend backendFor(TrainerResource trainer, List<Violation> violations) {
+    /** The backend the submission names, else the first that runs its resource config. */
+    private Backend backendFor(String named, TrainerResource trainer, List<Violation> violations) {
+        if (named != null) {
+            Backend backend = backends.stream().filter(candidate -> candidate.name().equals(named)).findFirst().orElse(null);
+            if (backend == null) {
+                violations.add(new Violation("backend", "this server has no backend '" + named + "'; it has " + offered()));
+            } else if (!backend.runs(trainer)) {
+                violations.add(new Violation("backend", "the " + named + " backend runs "
+                        + String.join(" or ", backend.description().resourceConfigs()) + " jobs, not " + trainer.kind()));
+                return null;
+            }
+            return backend;
+        }
         for (Backend backend : backends) {
             if (backend.runs(trainer)) {
                 return backend;
             }
         }
+        String off = String.join(" or ", modules.stream().filter(module -> module.resourceConfigs().contains(trainer.kind()))
+                .map(BackendDescription::name).toList());
         violations.add(new Violation("resourceConfig.trainerResourceConfig." + trainer.kind(),
-                "no backend of this server runs " + trainer.kind() + " jobs" + howToEnable(trainer)));
+                "no backend of this server runs " + trainer.kind() + " jobs; it has " + offered()
+                        + (off.isEmpty() ? "" : ". The " + off + " backend would, but is off: the README's section on it "
+                                + "says how to turn it on")));
         return null;
     }
 
-    private static String howToEnable(TrainerResource trainer) {
-        return trainer instanceof TrainerResource.VertexAi || trainer instanceof TrainerResource.VertexAiGraphStore
-                ? " (the Vertex AI backend is off: set trainyard.vertex-ai.project, and optionally region and images, "
-                        + "see the README's Vertex AI section)"
-                : "";
+    /** The server's backends and what each runs, for messages. */
+    private String offered() {
+        return String.join(", ", backends.stream().map(backend -> backend.name() + " (runs "
+                + String.join(", ", backend.description().resourceConfigs()) + ")").toList());
     }
 
     private long timeoutSeconds(JobSubmission submission, ResourceConfig resource) {
         if (submission.timeoutSeconds() != null) {
             return submission.timeoutSeconds();
         }
-        TrainerResource.VertexAi timed = switch (resource.trainer()) {
-            case TrainerResource.VertexAi vertex -> vertex;
-            // GiGL takes a graph-store job's timeout from its compute pool.
-            case TrainerResource.VertexAiGraphStore graphStore -> graphStore.computePool();
-            default -> null;
-        };
-        if (timed != null && timed.timeoutSeconds() != null) {
-            return timed.timeoutSeconds();
+        Long configured = resource.trainer().timeoutSeconds();
+        if (configured != null) {
+            return configured;
         }
         return properties.defaultJobTimeout().toSeconds();
     }

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.trainyard.TrainyardTestApplication;
 import io.trainyard.backend.Backend;
+import io.trainyard.backend.BackendDescription;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
@@ -57,13 +58,9 @@ class DispatcherTest {
         final Set<UUID> launched = ConcurrentHashMap.newKeySet();
 
         @Override
-        public String name() {
-            return "test";
-        }
-
-        @Override
-        public boolean runs(TrainerResource resource) {
-            return true;
+        public BackendDescription description() {
+            return new BackendDescription("test", "places what the test lets fit", List.of(TrainerResource.Local.KIND), true,
+                    "agent", Map.class, List.of());
         }
 
         @Override
@@ -89,7 +86,7 @@ class DispatcherTest {
         public PlacementPass beginPass() {
             return job -> {
                 if (fitting.contains(job.getJobName())) {
-                    return new PlacementDecision.Placed("test-node", Placement.OnAgent.onCpu("test-node", job.getSlots()));
+                    return new PlacementDecision.Placed("test-node", TestJobs.onCpu("test-node", job.getSlots()));
                 }
                 return neverFitting.contains(job.getJobName()) ? new PlacementDecision.Never("too big for the test")
                         : new PlacementDecision.Wait("not yet");
@@ -134,7 +131,7 @@ class DispatcherTest {
         Job started = queries.get(id);
         assertThat(started.getState()).isEqualTo(JobState.STARTING);
         assertThat(started.getNodeId()).isEqualTo("test-node");
-        assertThat(started.getPlacement()).isEqualTo(Placement.OnAgent.onCpu("test-node", 1));
+        assertThat(started.getPlacement()).isEqualTo(TestJobs.onCpu("test-node", 1));
     }
 
     @Test

@@ -37,7 +37,7 @@ class JobTransitionsTest {
     @Test
     void aRunFromStartToSuccessRecordsEveryStepWithItsEvent() {
         Job job = transitions.create(TestJobs.job("steps", "test", 2, 1));
-        startOn(job.getId(), "node-a", Placement.OnAgent.onCpu("node-a", 2));
+        startOn(job.getId(), "node-a", TestJobs.onCpu("node-a", 2));
 
         assertThat(transitions.markRunning(job.getId(), 1, "{\"workers\":[]}", Map.of("trainedModelUri", "file:///host/model.pt")))
                 .contains(JobState.RUNNING);
@@ -46,7 +46,7 @@ class JobTransitionsTest {
         Job stored = queries.get(job.getId());
         assertThat(stored.getState()).isEqualTo(JobState.SUCCEEDED);
         assertThat(stored.getNodeId()).isEqualTo("node-a");
-        assertThat(stored.getPlacement()).isEqualTo(Placement.OnAgent.onCpu("node-a", 2));
+        assertThat(stored.getPlacement()).isEqualTo(TestJobs.onCpu("node-a", 2));
         assertThat(stored.getOutputs()).containsEntry("trainedModelUri", "file:///host/model.pt");
         assertThat(stored.getExitCode()).isZero();
         assertThat(stored.getTask().trainerCommand()).startsWith("python3 -u -c");
@@ -57,7 +57,7 @@ class JobTransitionsTest {
     @Test
     void anInfrastructureFailureRequeuesTheNextAttemptAfterItsBackoffAndTheOldAttemptIsFencedOff() {
         Job job = transitions.create(TestJobs.job("retried", "test", 1, 2));
-        startOn(job.getId(), "node-a", Placement.OnAgent.onCpu("node-a", 1));
+        startOn(job.getId(), "node-a", TestJobs.onCpu("node-a", 1));
 
         transitions.finish(job.getId(), 1, RunOutcome.failed(FailureCause.INFRASTRUCTURE, null, "host lost"));
 
@@ -78,7 +78,7 @@ class JobTransitionsTest {
     @Test
     void userCodeFailuresAreNotRetriedAndTheLastAttemptEndsFailed() {
         Job job = transitions.create(TestJobs.job("user-error", "test", 1, 3));
-        startOn(job.getId(), "node-a", Placement.OnAgent.onCpu("node-a", 1));
+        startOn(job.getId(), "node-a", TestJobs.onCpu("node-a", 1));
 
         transitions.finish(job.getId(), 1, RunOutcome.failed(FailureCause.USER_CODE, 3, "rank 0 exited with code 3"));
 
@@ -92,7 +92,7 @@ class JobTransitionsTest {
     void cancelEndsAQueuedJobAtOnceAndAsksARunningOneToStop() {
         Job queued = transitions.create(TestJobs.job("cancel-queued", "test", 1, 1));
         Job running = transitions.create(TestJobs.job("cancel-running", "test", 1, 1));
-        startOn(running.getId(), "node-a", Placement.OnAgent.onCpu("node-a", 1));
+        startOn(running.getId(), "node-a", TestJobs.onCpu("node-a", 1));
 
         assertThat(transitions.cancel(queued.getId()).getState()).isEqualTo(JobState.CANCELLED);
         assertThat(transitions.cancel(running.getId()).getState()).isEqualTo(JobState.CANCELLING);
@@ -105,7 +105,7 @@ class JobTransitionsTest {
     @Test
     void onlyAnEndedJobCanBeRetriedAndARetryIsANewAttemptOfTheSameJob() {
         Job job = transitions.create(TestJobs.job("retry", "test", 1, 1));
-        startOn(job.getId(), "node-a", Placement.OnAgent.onCpu("node-a", 1));
+        startOn(job.getId(), "node-a", TestJobs.onCpu("node-a", 1));
         assertThatThrownBy(() -> transitions.retry(job.getId())).isInstanceOf(ConflictException.class);
 
         transitions.finish(job.getId(), 1, RunOutcome.failed(FailureCause.USER_CODE, 1, "rank 0 exited with code 1"));

@@ -47,8 +47,8 @@ class PlacementKindMigrationTest {
                 }
             }
             assertThat(placements.get("00000000-0000-0000-0000-000000000001"))
-                    .isEqualTo(Placement.OnAgent.onGpus("gpu-1", List.of(0, 1)));
-            assertThat(placements.get("00000000-0000-0000-0000-000000000002")).isEqualTo(new Placement.OnVertexAi("p", "us-central1"));
+                    .isEqualTo(Placement.of("agent", Map.of("node", "gpu-1", "device", "gpu", "gpus", List.of(0, 1), "cpuSlots", 0)));
+            assertThat(placements.get("00000000-0000-0000-0000-000000000002")).isEqualTo(Placement.of("vertexAi", Map.of("project", "p", "region", "us-central1")));
             assertThat(placements.get("00000000-0000-0000-0000-000000000003")).isNull();
         }
     }

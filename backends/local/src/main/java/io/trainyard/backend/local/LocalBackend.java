@@ -11,6 +11,7 @@ import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.trainer.TrainerOutputs;
 import io.trainyard.agent.trainer.WorkFolder;
 import io.trainyard.backend.Backend;
+import io.trainyard.backend.BackendDescription;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
@@ -18,6 +19,7 @@ import io.trainyard.backend.local.agents.AgentWork;
 import io.trainyard.backend.local.agents.LocalRuns;
 import io.trainyard.backend.local.agents.TrainerPrograms;
 import io.trainyard.backend.local.placement.AgentCapacity;
+import io.trainyard.backend.local.placement.AgentPlacement;
 import io.trainyard.backend.local.placement.Demand;
 import io.trainyard.backend.local.placement.Placer;
 import io.trainyard.backend.local.placement.PoolCapacity;
@@ -25,7 +27,6 @@ import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
-import io.trainyard.job.Placement;
 import io.trainyard.launch.CommandWords;
 import io.trainyard.launch.LaunchSpec;
 import io.trainyard.validation.InvalidRequestException;
@@ -43,6 +44,9 @@ import org.springframework.stereotype.Component;
 public class LocalBackend implements Backend {
 
     public static final String NAME = LocalRuns.BACKEND;
+    public static final BackendDescription DESCRIPTION = new BackendDescription(NAME,
+            "The pool of Trainyard agents: trainers as supervised processes on GPUs or CPU slots",
+            List.of(TrainerResource.Local.KIND), true, AgentPlacement.KIND, AgentPlacement.class, List.of("tensorboard"));
 
     private final TrainyardProperties trainyard;
     private final LocalBackendProperties properties;
@@ -62,19 +66,14 @@ public class LocalBackend implements Backend {
     }
 
     @Override
-    public String name() {
-        return NAME;
+    public BackendDescription description() {
+        return DESCRIPTION;
     }
 
     /** The job's TensorBoard, which the server runs on the scalars the agent shipped (see the api's tensorboard package). */
     @Override
     public Map<String, String> links(Job job) {
         return Map.of("tensorboard", "/jobs/" + job.getId() + "/tensorboard/");
-    }
-
-    @Override
-    public boolean runs(TrainerResource resource) {
-        return resource instanceof TrainerResource.Local;
     }
 
     /** Outputs must be local, and the trainer command must split into words; the pool is not consulted. */
@@ -107,8 +106,8 @@ public class LocalBackend implements Backend {
         Demand demand = new Demand(job.getSlots(), job.isRequireGpus());
         List<AgentCapacity> agents = pool.activeAgents();
         PlacementDecision decision = Placer.place(demand, agents);
-        Placement.OnAgent shape = switch (decision) {
-            case PlacementDecision.Placed placed -> (Placement.OnAgent) placed.placement();
+        AgentPlacement shape = switch (decision) {
+            case PlacementDecision.Placed placed -> AgentPlacement.of(placed.placement());
             case PlacementDecision.Wait wait -> agents.stream().map(agent -> agent.shapeFor(demand))
                     .filter(Objects::nonNull).findFirst().orElse(null);
             case PlacementDecision.Never never -> null;
@@ -163,7 +162,7 @@ public class LocalBackend implements Backend {
                 PlacementDecision decision = Placer.place(new Demand(job.getSlots(), job.isRequireGpus()), agents);
                 if (decision instanceof PlacementDecision.Placed placed) {
                     agents.stream().filter(agent -> agent.agentId().equals(placed.node())).findFirst()
-                            .orElseThrow().take((Placement.OnAgent) placed.placement());
+                            .orElseThrow().take(AgentPlacement.of(placed.placement()));
                 }
                 return decision;
             }

@@ -1,5 +1,6 @@
 package io.trainyard.backend.local;
 
+import io.trainyard.backend.BackendDescription;
 import io.trainyard.backend.local.agents.AgentProperties;
 import io.trainyard.backend.local.web.AgentProtocolController;
 import io.trainyard.launch.TrainerImages;
@@ -16,6 +17,11 @@ class LocalBackendConfiguration {
     @Bean
     TrainerImages defaultTrainerImages(LocalBackendProperties properties) {
         return properties.defaultImages();
+    }
+
+    @Bean
+    BackendDescription localBackendDescription() {
+        return LocalBackend.DESCRIPTION;
     }
 
     /** The agent protocol, which only agent processes speak, documented apart: /v3/api-docs/agent-protocol. */

@@ -13,6 +13,7 @@ import com.google.cloud.aiplatform.v1.CreateCustomJobRequest;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.trainyard.backend.Backend;
+import io.trainyard.backend.BackendDescription;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
@@ -20,7 +21,6 @@ import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobState;
-import io.trainyard.job.Placement;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;
 import org.slf4j.Logger;
@@ -57,13 +57,8 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean runs(TrainerResource resource) {
-        return resource instanceof TrainerResource.VertexAi || resource instanceof TrainerResource.VertexAiGraphStore;
+    public BackendDescription description() {
+        return VertexAiModule.DESCRIPTION;
     }
 
     @Override
@@ -85,7 +80,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     public LaunchPlan plan(Job job) {
         validate(job);
         AssetFolder assets = AssetFolder.of(job);
-        Placement.OnVertexAi placement = placement(job);
+        VertexAiPlacement placement = placement(job);
         Map<String, Object> shown = new LinkedHashMap<>();
         shown.put("project", placement.project());
         shown.put("region", placement.region());
@@ -105,7 +100,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     /** Vertex AI finds the machines; the job is placed in its project and region at once. */
     @Override
     public PlacementPass beginPass() {
-        return job -> new PlacementDecision.Placed(nodeId, placement(job));
+        return job -> new PlacementDecision.Placed(nodeId, placement(job).tagged());
     }
 
     @Override
@@ -162,8 +157,8 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
         followers.put(id, follower);
     }
 
-    private static Placement.OnVertexAi placement(Job job) {
-        return new Placement.OnVertexAi(job.getResource().commonComputeConfig().project(), CustomJobBuilder.regionOf(job));
+    private static VertexAiPlacement placement(Job job) {
+        return new VertexAiPlacement(job.getResource().commonComputeConfig().project(), CustomJobBuilder.regionOf(job));
     }
 
     /** The request as the JSON form of its proto, the way Vertex AI's REST API and gcloud show it. */

@@ -12,10 +12,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.trainyard.backend.local.placement.AgentPlacement;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
 import io.trainyard.job.JobState;
-import io.trainyard.job.Placement;
 import io.trainyard.logs.LogStore;
 import io.trainyard.protocol.Assignment;
 import io.trainyard.protocol.Heartbeat;
@@ -132,7 +132,7 @@ public class AgentWork {
     }
 
     private Assignment assignment(Job job) {
-        Placement.OnAgent placement = (Placement.OnAgent) job.getPlacement();
+        AgentPlacement placement = AgentPlacement.of(job.getPlacement());
         return new Assignment(job.getId(), job.getAttempt(), job.getJobName(), job.getTaskConfig(), job.getResourceConfig(),
                 programs.of(job), placement.gpus(), job.getSlots(), job.getTimeoutSeconds());
     }

@@ -5,6 +5,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import io.trainyard.job.JobState;
+import io.trainyard.backend.local.placement.AgentPlacement;
 import io.trainyard.job.Placement;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -35,7 +36,7 @@ public class LocalRuns {
     }
 
     /** A job holding part of an agent: the pool's capacity is the agents' inventory minus these. */
-    public record ActivePlacement(UUID jobId, String project, String jobName, int workers, Placement.OnAgent placement) {
+    public record ActivePlacement(UUID jobId, String project, String jobName, int workers, AgentPlacement placement) {
     }
 
     public List<ActiveRun> onAgent(String agentId) {
@@ -50,7 +51,7 @@ public class LocalRuns {
     public List<ActivePlacement> placements() {
         return jdbc.sql("select id, project, job_name, slots, placement from jobs where placement is not null and " + ACTIVE)
                 .query((rs, row) -> new ActivePlacement(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                        rs.getInt(4), JSON.readValue(rs.getString(5), Placement.OnAgent.class)))
+                        rs.getInt(4), AgentPlacement.of(JSON.readValue(rs.getString(5), Placement.class))))
                 .list();
     }
 }

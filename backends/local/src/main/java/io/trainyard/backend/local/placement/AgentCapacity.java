@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 
-import io.trainyard.job.Placement;
 
 /**
  * One agent's inventory and what of it is free right now. A job's workers each take a GPU when the agent
@@ -37,31 +36,31 @@ public final class AgentCapacity {
     }
 
     /** Marks what a running job holds as taken. */
-    public void take(Placement.OnAgent placement) {
+    public void take(AgentPlacement placement) {
         freeGpus.removeAll(placement.gpus());
         freeCpuSlots -= placement.cpuSlots();
     }
 
     /** What the job would take here, free or not; null if this agent can never hold it. */
-    public Placement.OnAgent shapeFor(Demand demand) {
+    public AgentPlacement shapeFor(Demand demand) {
         if (!gpus.isEmpty() && demand.workers() <= gpus.size()) {
-            return Placement.OnAgent.onGpus(agentId, gpus.subList(0, demand.workers()));
+            return AgentPlacement.onGpus(agentId, gpus.subList(0, demand.workers()));
         }
         if (demand.requireGpus()) {
             return null;
         }
-        return Placement.OnAgent.onCpu(agentId, Math.min(demand.workers(), cpuSlots));
+        return AgentPlacement.onCpu(agentId, Math.min(demand.workers(), cpuSlots));
     }
 
     /** The concrete placement of the job if it fits now (lowest free GPU indices), else null. */
-    public Placement.OnAgent fitNow(Demand demand) {
-        Placement.OnAgent shape = shapeFor(demand);
+    public AgentPlacement fitNow(Demand demand) {
+        AgentPlacement shape = shapeFor(demand);
         if (shape == null) {
             return null;
         }
         if (shape.usesGpus()) {
             return freeGpus.size() < demand.workers() ? null
-                    : Placement.OnAgent.onGpus(agentId, new ArrayList<>(freeGpus).subList(0, demand.workers()));
+                    : AgentPlacement.onGpus(agentId, new ArrayList<>(freeGpus).subList(0, demand.workers()));
         }
         return freeCpuSlots < shape.cpuSlots() ? null : shape;
     }
@@ -73,7 +72,7 @@ public final class AgentCapacity {
     }
 
     /** What stays free of the resource the placement uses, once it is taken: smaller is a tighter fit. */
-    public int leftoverAfter(Placement.OnAgent placement) {
+    public int leftoverAfter(AgentPlacement placement) {
         return placement.usesGpus() ? freeGpus.size() - placement.gpus().size() : freeCpuSlots - placement.cpuSlots();
     }
 }

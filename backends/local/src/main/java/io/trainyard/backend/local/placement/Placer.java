@@ -4,7 +4,6 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.trainyard.backend.PlacementDecision;
-import io.trainyard.job.Placement;
 
 /**
  * Gang placement with best fit: all of a job's workers go to one agent, the one that fits now with the
@@ -25,24 +24,24 @@ public final class Placer {
             return new PlacementDecision.Never("the job requires " + demand.workers() + " GPU(s) on one host and the "
                     + "largest host has " + mostGpus);
         }
-        Placement.OnAgent best = null;
+        AgentPlacement best = null;
         int bestLeftover = Integer.MAX_VALUE;
         for (AgentCapacity agent : agents) {
-            Placement.OnAgent fit = agent.fitNow(demand);
+            AgentPlacement fit = agent.fitNow(demand);
             if (fit != null && agent.leftoverAfter(fit) < bestLeftover) {
                 best = fit;
                 bestLeftover = agent.leftoverAfter(fit);
             }
         }
         return best == null ? new PlacementDecision.Wait(waitingReason(demand, agents))
-                : new PlacementDecision.Placed(best.node(), best);
+                : new PlacementDecision.Placed(best.node(), best.tagged());
     }
 
     /** What the job needs, and what the agent that could hold it with the most free has now. */
     private static String waitingReason(Demand demand, List<AgentCapacity> agents) {
         AgentCapacity closest = agents.stream().filter(agent -> agent.shapeFor(demand) != null)
                 .max(Comparator.comparingInt(agent -> agent.leftoverAfter(agent.shapeFor(demand)))).orElseThrow();
-        Placement.OnAgent shape = closest.shapeFor(demand);
+        AgentPlacement shape = closest.shapeFor(demand);
         String needs = shape.usesGpus() ? demand.workers() + " GPU(s)" : shape.cpuSlots() + " CPU slot(s)";
         return "needs " + needs + " on one host; the best host, " + closest.agentId() + ", has " + closest.describeFree();
     }

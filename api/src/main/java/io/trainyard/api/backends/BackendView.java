@@ -1,0 +1,29 @@
+package io.trainyard.api.backends;
+
+import java.util.List;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.trainyard.backend.BackendDescription;
+
+/** A backend of this server, as {@code GET /backends} lists it. */
+@Schema(name = "Backend", description = "A backend of this server: what it runs and what its jobs get")
+public record BackendView(
+        @Schema(description = "The name stored on jobs (job.backend) and accepted as a submission's backend", example = "local")
+        String name,
+        @Schema(description = "What it is, for people")
+        String description,
+        @Schema(description = "The GiGL trainerResourceConfig kinds it runs", example = "[\"localTrainerConfig\"]")
+        List<String> resourceConfigs,
+        @Schema(description = "Jobs may ask it for GPUs by count (a submission's gpus and requireGpus); otherwise "
+                + "a job's machines come from its resource config")
+        boolean gpus,
+        @Schema(description = "The kind tag of its jobs' placements (job.placement.kind)", example = "agent")
+        String placement,
+        @Schema(description = "The names of the links its jobs have (job.links)", example = "[\"tensorboard\"]")
+        List<String> links) {
+
+    static BackendView of(BackendDescription description) {
+        return new BackendView(description.name(), description.description(), description.resourceConfigs(),
+                description.gpuRequests(), description.placementKind(), description.links());
+    }
+}
