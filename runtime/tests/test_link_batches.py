@@ -5,7 +5,7 @@ import torch
 
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.data.splits import SplitFractions
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.loader import AnchorLinkLoader
 from trainyard_runtime.metrics import RankingMetrics
 from trainyard_runtime.models import RetrievalLoss

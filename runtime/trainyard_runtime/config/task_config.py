@@ -11,7 +11,7 @@ import yaml
 
 from trainyard_runtime.config.graph_metadata import EdgeType, GraphMetadata, supervision_edge_types
 from trainyard_runtime.config.params import ConfigError, parse_bool, parse_float, parse_int
-from trainyard_runtime.data.splits import SplitFractions
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.uris import local_path
 
 # Map fields hold user keys (e.g. trainer args) that must not be renamed.

@@ -23,7 +23,8 @@ from trainyard_runtime.data import generators
 from trainyard_runtime.data.edge_lists import both_directions
 from trainyard_runtime.data.files import read_graph_files
 from trainyard_runtime.data.graph_store import GraphStore
-from trainyard_runtime.data.splits import SplitFractions, split_edges, split_nodes
+from trainyard_runtime.config.split_fractions import SplitFractions
+from trainyard_runtime.data.splits import split_edges, split_nodes
 
 _COMMON = [
     Param("source", one_of("planted_partition", "rmat", "files", "dblp_like"), "planted_partition", "where the graph comes from"),

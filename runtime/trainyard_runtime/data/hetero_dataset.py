@@ -19,7 +19,8 @@ from trainyard_runtime.data import hetero_generators
 from trainyard_runtime.data.dataset import chosen_source, data_params
 from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.data.hetero_generators import RawHeteroGraph
-from trainyard_runtime.data.splits import SplitFractions, split_edges, split_nodes
+from trainyard_runtime.config.split_fractions import SplitFractions
+from trainyard_runtime.data.splits import split_edges, split_nodes
 
 
 @dataclass
