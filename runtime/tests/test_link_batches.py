@@ -79,12 +79,33 @@ def test_ranking_metrics_count_ties_as_half():
 
 @pytest.mark.parametrize("sampler", ["weighted", "layerwise", "random_walk"])
 def test_every_sampler_trains_link_prediction(sampler):
-    data_args = {"source": "planted_partition", "num_nodes": "1024", "num_communities": "64", "avg_degree": "12",
-                 "intra_fraction": "0.95", "feature_dim": "16", "feature_noise": "2.5", "seed": "2"}
-    dataset = build_dataset(data_args, SplitFractions(), "link_prediction", None, with_edge_weights=sampler == "weighted")
-    args = TrainerArgs.parse({"sampler": sampler, "num_neighbors": "[8, 8]", "main_batch_size": "64",
-                              "random_batch_size": "64", "hid_dim": "32", "out_dim": "32", "learning_rate": "0.01",
-                              "num_max_train_batches": "80", "val_every_n_batch": "1000", "log_every_n_batch": "1000"})
+    data_args = {
+        "source": "planted_partition",
+        "num_nodes": "1024",
+        "num_communities": "64",
+        "avg_degree": "12",
+        "intra_fraction": "0.95",
+        "feature_dim": "16",
+        "feature_noise": "2.5",
+        "seed": "2",
+    }
+    dataset = build_dataset(
+        data_args, SplitFractions(), "link_prediction", None, with_edge_weights=sampler == "weighted"
+    )
+    args = TrainerArgs.parse(
+        {
+            "sampler": sampler,
+            "num_neighbors": "[8, 8]",
+            "main_batch_size": "64",
+            "random_batch_size": "64",
+            "hid_dim": "32",
+            "out_dim": "32",
+            "learning_rate": "0.01",
+            "num_max_train_batches": "80",
+            "val_every_n_batch": "1000",
+            "log_every_n_batch": "1000",
+        }
+    )
     torch.manual_seed(0)
     task = LinkPredictionTask(dataset, args, ProcessContext(0, 1, 0, 1, torch.device("cpu")))
     before = task.evaluate(task.model, "val", None)["mrr"]

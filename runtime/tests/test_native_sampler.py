@@ -21,8 +21,11 @@ def sample_twice(kind, store, seed, seeds):
 
 
 def same(first, second):
-    return (torch.equal(first.node, second.node) and torch.equal(first.edge_index, second.edge_index)
-            and torch.equal(first.edge_weight, second.edge_weight))
+    return (
+        torch.equal(first.node, second.node)
+        and torch.equal(first.edge_index, second.edge_index)
+        and torch.equal(first.edge_weight, second.edge_weight)
+    )
 
 
 @pytest.fixture
@@ -58,4 +61,3 @@ def test_fanout_minus_one_takes_every_neighbour(rmat_store):
     subgraph = NeighborSampler(rmat_store, [-1], seed=0).sample(torch.tensor([hub]))
     got = sorted(subgraph.node[subgraph.edge_index[0]].tolist())
     assert got == sorted(rmat_store.neighbours(hub).tolist())
-

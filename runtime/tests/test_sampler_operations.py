@@ -23,8 +23,17 @@ from trainyard_runtime.sampler import NeighborSampler
 
 # Operators whose CUDA kernels copy a result to the host before returning (their output size or value).
 _ALWAYS_SYNCHRONISING = {
-    "aten._local_scalar_dense", "aten.item", "aten.nonzero", "aten.masked_select", "aten.bincount",
-    "aten.unique", "aten._unique", "aten._unique2", "aten.unique_dim", "aten.unique_consecutive", "aten.equal",
+    "aten._local_scalar_dense",
+    "aten.item",
+    "aten.nonzero",
+    "aten.masked_select",
+    "aten.bincount",
+    "aten.unique",
+    "aten._unique",
+    "aten._unique2",
+    "aten.unique_dim",
+    "aten.unique_consecutive",
+    "aten.equal",
     "aten.is_nonzero",
 }
 

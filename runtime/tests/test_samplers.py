@@ -163,7 +163,9 @@ def test_random_walk_neighbours_are_the_most_visited_nearby_nodes(backend):
     from trainyard_runtime.data.graph_store import GraphStore
 
     store = GraphStore.from_edge_index(edge_index, 10, torch.zeros(10, 1)).to(device)
-    sampler = RandomWalkSampler(store, [2], num_walks=200, walk_length=2, restart_probability=0.3, seed=0, native=native)
+    sampler = RandomWalkSampler(
+        store, [2], num_walks=200, walk_length=2, restart_probability=0.3, seed=0, native=native
+    )
     subgraph = sampler.sample(torch.tensor([5]))
     target, neighbour = sampled_graph_edges(subgraph)
     assert set(neighbour.tolist()) == {4, 6}

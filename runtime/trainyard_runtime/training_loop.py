@@ -33,7 +33,9 @@ class Task(Protocol):
 
 
 class TrainingLoop:
-    def __init__(self, task: Task, args: TrainerArgs, context: ProcessContext, scalars: ScalarLog, progress: ProgressReporter):
+    def __init__(
+        self, task: Task, args: TrainerArgs, context: ProcessContext, scalars: ScalarLog, progress: ProgressReporter
+    ):
         self.task = task
         self.args = args
         self.context = context
@@ -71,7 +73,9 @@ class TrainingLoop:
             if task.node_embeddings is not None:
                 task.node_embeddings.step()  # sparse all-reduce over ranks, then SparseAdam
             if step == 1:
-                self.progress.say(f"[trainyard] first training step after {time.monotonic() - trainyard_runtime.STARTED:.1f}s")
+                self.progress.say(
+                    f"[trainyard] first training step after {time.monotonic() - trainyard_runtime.STARTED:.1f}s"
+                )
             window_loss += loss.detach()
             window_edges += sampled_edges
             window_steps += 1

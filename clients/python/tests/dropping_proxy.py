@@ -49,7 +49,7 @@ class DroppingProxy:
                 if not data:
                     break
                 if limit is not None and passed + len(data) > limit:
-                    target.sendall(data[:limit - passed])
+                    target.sendall(data[: limit - passed])
                     break
                 target.sendall(data)
                 passed += len(data)

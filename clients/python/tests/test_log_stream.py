@@ -49,8 +49,12 @@ def test_an_error_event_ends_the_follow_with_the_problem():
     try:
         texts: list[str] = []
         with pytest.raises(CliError) as ended:
-            follow(Settings(url=f"http://127.0.0.1:{server.server_port}", token="ty_revoked"), "j", 0,
-                   lambda line: texts.append(line.text))
+            follow(
+                Settings(url=f"http://127.0.0.1:{server.server_port}", token="ty_revoked"),
+                "j",
+                0,
+                lambda line: texts.append(line.text),
+            )
 
         assert texts == ["tick 1"]
         assert "(401)" in ended.value.message and "revoked" in ended.value.message

@@ -89,9 +89,7 @@ def parse_params(specs: list[Param], raw: Mapping[str, Any], where: str) -> dict
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(raw) - set(by_name))
     if unknown:
-        raise ConfigError(
-            f"unknown {where} argument(s): {', '.join(unknown)} (known: {', '.join(sorted(by_name))})"
-        )
+        raise ConfigError(f"unknown {where} argument(s): {', '.join(unknown)} (known: {', '.join(sorted(by_name))})")
     parsed = {}
     for spec in specs:
         if spec.name not in raw:

@@ -94,12 +94,16 @@ class TaskConfig:
         task_metadata = _section(config, "task_metadata", "taskMetadata")
         kinds = [key for key in task_metadata if task_metadata[key] is not None]
         if "link_based_task_metadata" in kinds:
-            raise ConfigError("taskMetadata.linkBasedTaskMetadata is not supported by this runtime; "
-                              "use nodeAnchorBasedLinkPredictionTaskMetadata or nodeBasedTaskMetadata")
+            raise ConfigError(
+                "taskMetadata.linkBasedTaskMetadata is not supported by this runtime; "
+                "use nodeAnchorBasedLinkPredictionTaskMetadata or nodeBasedTaskMetadata"
+            )
         tasks = [_TASKS[key] for key in kinds if key in _TASKS]
         if len(tasks) != 1:
-            raise ConfigError("taskMetadata must hold exactly one of nodeAnchorBasedLinkPredictionTaskMetadata, "
-                              f"nodeBasedTaskMetadata (found: {', '.join(kinds) or 'none'})")
+            raise ConfigError(
+                "taskMetadata must hold exactly one of nodeAnchorBasedLinkPredictionTaskMetadata, "
+                f"nodeBasedTaskMetadata (found: {', '.join(kinds) or 'none'})"
+            )
         graph = GraphMetadata.from_dict(_section(config, "graph_metadata", "graphMetadata"))
         task_section = _section(task_metadata, next(k for k in kinds if k in _TASKS), "taskMetadata")
         supervision_nodes = tuple(str(name) for name in task_section.get("supervision_node_types") or [])
@@ -147,8 +151,10 @@ def _split_fractions(split_config: dict[str, Any]) -> SplitFractions:
     SplitGeneratorConfig, so it is refused rather than silently ignored.
     """
     if "splitter_args" in split_config:
-        raise ConfigError("datasetConfig.splitGeneratorConfig.splitterArgs is not a field of GiGL's "
-                          "SplitGeneratorConfig; put train_split/val_split/test_split/seed in assignerArgs")
+        raise ConfigError(
+            "datasetConfig.splitGeneratorConfig.splitterArgs is not a field of GiGL's "
+            "SplitGeneratorConfig; put train_split/val_split/test_split/seed in assignerArgs"
+        )
     args = {**(split_config.get("split_strategy_args") or {}), **(split_config.get("assigner_args") or {})}
     try:
         fractions = SplitFractions(

@@ -27,7 +27,12 @@ from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data.splits import split_edges, split_nodes
 
 _COMMON = [
-    Param("source", one_of("planted_partition", "rmat", "files", "dblp_like"), "planted_partition", "where the graph comes from"),
+    Param(
+        "source",
+        one_of("planted_partition", "rmat", "files", "dblp_like"),
+        "planted_partition",
+        "where the graph comes from",
+    ),
     Param("feature_dtype", one_of("float32", "float16"), "float32", "dtype of the stored node features"),
 ]
 _SOURCE_PARAMS = {
@@ -43,8 +48,17 @@ _SOURCE_PARAMS = {
         Param("num_communities", parse_int, 20, "communities (= classes)", positive, "positive"),
         Param("avg_degree", parse_int, 10, "edges per node before de-duplication", positive, "positive"),
         Param("intra_fraction", parse_float, 0.9, "fraction of edges inside a community", non_negative, ">= 0"),
-        Param("feature_dim", parse_int, 32, "feature dimension (0: featureless, needs node_embedding_dim)", non_negative, ">= 0"),
-        Param("feature_noise", parse_float, 1.0, "std of the noise added to the community centroid", non_negative, ">= 0"),
+        Param(
+            "feature_dim",
+            parse_int,
+            32,
+            "feature dimension (0: featureless, needs node_embedding_dim)",
+            non_negative,
+            ">= 0",
+        ),
+        Param(
+            "feature_noise", parse_float, 1.0, "std of the noise added to the community centroid", non_negative, ">= 0"
+        ),
         Param("inter_edge_weight", parse_float, 0.25, "weight of edges between communities", positive, "positive"),
         Param("seed", parse_int, 0, "generator seed"),
     ],
@@ -59,11 +73,23 @@ _SOURCE_PARAMS = {
         Param("intra_fraction", parse_float, 0.9, "fraction of links inside a topic", non_negative, ">= 0"),
         Param("feature_dim", parse_int, 32, "feature dimension", positive, "positive"),
         Param("feature_noise", parse_float, 1.0, "std of the noise added to the topic centroid", non_negative, ">= 0"),
-        Param("hard_negatives_per_paper", parse_int, 2, "same-topic non-authors drawn per paper (y_negative)", non_negative, ">= 0"),
+        Param(
+            "hard_negatives_per_paper",
+            parse_int,
+            2,
+            "same-topic non-authors drawn per paper (y_negative)",
+            non_negative,
+            ">= 0",
+        ),
         Param("seed", parse_int, 0, "generator seed"),
     ],
     "files": [
-        Param("preprocessed_metadata_uri", parse_str, None, "metadata YAML naming the files (default: sharedConfig.preprocessedMetadataUri)"),
+        Param(
+            "preprocessed_metadata_uri",
+            parse_str,
+            None,
+            "metadata YAML naming the files (default: sharedConfig.preprocessedMetadataUri)",
+        ),
     ],
 }
 
@@ -119,8 +145,10 @@ def build_dataset(
     """Builds the dataset for ``task`` ("link_prediction" or "node_classification")."""
     source = chosen_source(preprocessor_args)
     if source == "dblp_like":
-        raise ConfigError("dataPreprocessorArgs source=dblp_like is a heterogeneous graph: graphMetadata must list "
-                          "its node types (author, paper, term) and edge types")
+        raise ConfigError(
+            "dataPreprocessorArgs source=dblp_like is a heterogeneous graph: graphMetadata must list "
+            "its node types (author, paper, term) and edge types"
+        )
     args = parse_params(data_params(source), preprocessor_args, f"dataPreprocessorArgs (source={source})")
     raw = _read_source(source, args, base, default_metadata_uri)
     features = raw.features.to(torch.float16 if args["feature_dtype"] == "float16" else torch.float32)
@@ -144,7 +172,9 @@ def build_dataset(
 
 def _read_source(source: str, args: dict[str, Any], base: Path, default_metadata_uri: Optional[str]):
     if source == "rmat":
-        return generators.rmat(args["scale"], args["avg_degree"], args["feature_dim"], args["num_classes"], args["seed"])
+        return generators.rmat(
+            args["scale"], args["avg_degree"], args["feature_dim"], args["num_classes"], args["seed"]
+        )
     if source == "planted_partition":
         return generators.planted_partition(
             args["num_nodes"],

@@ -93,9 +93,7 @@ def _read_edges(path: Path, meta: dict[str, Any]) -> tuple[torch.Tensor, Optiona
         if meta["edge_weight_column"]:
             columns.append(meta["edge_weight_column"])
         table = _read_parquet(pq, path, columns)
-        edge_index = torch.from_numpy(
-            np.stack([table.column(c).to_numpy().astype(np.int64) for c in columns[:2]])
-        )
+        edge_index = torch.from_numpy(np.stack([table.column(c).to_numpy().astype(np.int64) for c in columns[:2]]))
         weight = None
         if meta["edge_weight_column"]:
             weight = torch.from_numpy(table.column(columns[2]).to_numpy().astype(np.float32))

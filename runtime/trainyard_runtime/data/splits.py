@@ -7,7 +7,9 @@ import torch
 from trainyard_runtime.config.split_fractions import SplitFractions
 
 
-def split_edges(pairs: torch.Tensor, fractions: SplitFractions, random_orientation: bool = True) -> dict[str, torch.Tensor]:
+def split_edges(
+    pairs: torch.Tensor, fractions: SplitFractions, random_orientation: bool = True
+) -> dict[str, torch.Tensor]:
     """Splits undirected pairs; validation and test pairs are held out of the message-passing graph.
 
     Returns ``train_positions`` (columns of ``pairs`` that stay for message passing and training labels) and

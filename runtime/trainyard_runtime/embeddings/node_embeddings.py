@@ -81,7 +81,9 @@ class NodeEmbeddings(nn.Module):
         self.optimizer.step()
 
 
-def build_node_embeddings(args: TrainerArgs, num_nodes: int, num_features: int, device: torch.device) -> Optional[NodeEmbeddings]:
+def build_node_embeddings(
+    args: TrainerArgs, num_nodes: int, num_features: int, device: torch.device
+) -> Optional[NodeEmbeddings]:
     """The table the trainer arguments ask for (``node_embedding_dim`` > 0), or None; a graph without features
     needs one. Every rank draws the same initial table from ``seed``."""
     if args.node_embedding_dim == 0:
@@ -89,6 +91,10 @@ def build_node_embeddings(args: TrainerArgs, num_nodes: int, num_features: int, 
             raise ConfigError("the graph has no node features: set the trainer argument node_embedding_dim")
         return None
     return NodeEmbeddings(
-        num_nodes, args.node_embedding_dim, args.node_embedding_learning_rate, device,
-        pin_memory=args.node_embedding_pin_memory, seed=args.seed,
+        num_nodes,
+        args.node_embedding_dim,
+        args.node_embedding_learning_rate,
+        device,
+        pin_memory=args.node_embedding_pin_memory,
+        seed=args.seed,
     )

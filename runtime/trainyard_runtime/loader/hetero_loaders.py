@@ -40,8 +40,17 @@ class HeteroBatch:
 class HeteroNodeLoader:
     """Batches of seed nodes (global ids of one node type) with their typed neighbourhoods."""
 
-    def __init__(self, dataset: HeteroGraphDataset, sampler: HeteroNeighborSampler, seeds: torch.Tensor,
-                 batch_size: int, device: torch.device, shuffle: bool, infinite: bool, seed: int):
+    def __init__(
+        self,
+        dataset: HeteroGraphDataset,
+        sampler: HeteroNeighborSampler,
+        seeds: torch.Tensor,
+        batch_size: int,
+        device: torch.device,
+        shuffle: bool,
+        infinite: bool,
+        seed: int,
+    ):
         self.dataset = dataset
         self.sampler = sampler
         self.device = device
@@ -109,8 +118,9 @@ class HeteroAnchorLinkLoader:
         if self.negative_sampler is not None:
             hard, hard_row, _ = self.negative_sampler.sample_hop(anchors, 0)
         label_edges = torch.stack([anchors[positive_row], positives])
-        subgraph = self.sampler.sample(torch.cat([anchors, positives, hard, randoms]),
-                                       exclude_edges=label_edges if self.remove_labels else None)
+        subgraph = self.sampler.sample(
+            torch.cat([anchors, positives, hard, randoms]), exclude_edges=label_edges if self.remove_labels else None
+        )
         batch = HeteroBatch(self.dataset, subgraph, self.device)
         local = batch.seed_local
         first_positive, first_hard = anchors.numel(), anchors.numel() + positives.numel()

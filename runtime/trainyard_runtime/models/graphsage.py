@@ -31,7 +31,9 @@ class GraphSAGE(nn.Module):
 
     def encode(self, data: Data) -> torch.Tensor:
         """Embeddings of a sampled batch (a PyG ``Data`` from the loaders)."""
-        return self(data.x, data.edge_index, data.edge_weight, data.get("num_sampled_nodes"), data.get("num_sampled_edges"))
+        return self(
+            data.x, data.edge_index, data.edge_weight, data.get("num_sampled_nodes"), data.get("num_sampled_edges")
+        )
 
     def forward(
         self,

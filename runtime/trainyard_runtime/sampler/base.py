@@ -38,9 +38,7 @@ class HopSampler(ABC):
         self._ids = LocalIdTable(store.num_nodes, self.device, native=self.native)
 
     @abstractmethod
-    def sample_hop(
-        self, frontier: torch.Tensor, hop: int
-    ) -> tuple[torch.Tensor, torch.Tensor, Optional[torch.Tensor]]:
+    def sample_hop(self, frontier: torch.Tensor, hop: int) -> tuple[torch.Tensor, torch.Tensor, Optional[torch.Tensor]]:
         """Samples one hop for ``frontier`` (global ids).
 
         Returns (neighbour global ids, index into ``frontier`` of the node each was sampled for, raw

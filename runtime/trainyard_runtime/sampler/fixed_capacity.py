@@ -87,11 +87,21 @@ class BatchLayout:
             edges = slice(num_nodes + start[h] - batch_size, num_nodes + start[h + 1] - batch_size)
             shape = shapes[h] + [1]
             self.ends[1, edges] = start[h - 1] + torch.arange(capacity[h], device=device) // fanouts[h - 1]
-            self.hops.append(_HopSlots(
-                position[nodes].view(shape), position[nodes], neighbour[nodes].view(shape), neighbour[nodes],
-                target[nodes].view(shape), target[nodes], self.ends[0, edges].view(shape), self.ends[0, edges],
-                self.mask[edges].view(shape), self.mask[nodes].view(shape), self.node[nodes].view(shape),
-            ))
+            self.hops.append(
+                _HopSlots(
+                    position[nodes].view(shape),
+                    position[nodes],
+                    neighbour[nodes].view(shape),
+                    neighbour[nodes],
+                    target[nodes].view(shape),
+                    target[nodes],
+                    self.ends[0, edges].view(shape),
+                    self.ends[0, edges],
+                    self.mask[edges].view(shape),
+                    self.mask[nodes].view(shape),
+                    self.node[nodes].view(shape),
+                )
+            )
         self.seed_frontier = self.seed_node.view(batch_size, 1)
         # prefix entries holding the running totals after each hop's node slots, then after its edge slots
         node_totals = [start[h + 1] for h in range(len(shapes))]
@@ -158,12 +168,22 @@ class FixedCapacitySampler:
         node_counts = [totals[0]] + [b - a for a, b in zip(totals[:hops], totals[1 : hops + 1])]
         edge_counts = [b - a for a, b in zip([num_nodes] + totals[hops + 1 : -1], totals[hops + 1 :])]
         return SampledSubgraph(
-            node, edge_index, mean_weights(edge_index[1]), totals[0], node_counts, edge_counts,
+            node,
+            edge_index,
+            mean_weights(edge_index[1]),
+            totals[0],
+            node_counts,
+            edge_counts,
             layout.prefix.take(seed_first),
         )
 
-    def _sample_hop(self, frontier: torch.Tensor, chooser: DistinctPositions, slots: _HopSlots,
-                    excluded_keys: Optional[torch.Tensor]) -> None:
+    def _sample_hop(
+        self,
+        frontier: torch.Tensor,
+        chooser: DistinctPositions,
+        slots: _HopSlots,
+        excluded_keys: Optional[torch.Tensor],
+    ) -> None:
         start, end = self._row_bounds[frontier].split(1, -1)  # [..., 1, 1] each
         degree = end - start
         position = chooser(degree, self.generator)

@@ -43,7 +43,9 @@ class HeteroNeighborSampler:
     def __init__(self, stores: dict[EdgeType, GraphStore], fanout: dict[EdgeType, list[int]], seed: int = 0):
         self.edge_types = list(stores)
         self.num_hops = len(next(iter(fanout.values())))
-        self.samplers = [NeighborSampler(stores[e], fanout[e], seed + 104_729 * i) for i, e in enumerate(self.edge_types)]
+        self.samplers = [
+            NeighborSampler(stores[e], fanout[e], seed + 104_729 * i) for i, e in enumerate(self.edge_types)
+        ]
         first = stores[self.edge_types[0]]
         self.device = first.device
         self.num_nodes = first.num_nodes

@@ -48,8 +48,14 @@ class NeighborSampler(HopSampler):
         excluded = self.excluded_keys(exclude_edges)
         node, edge_index, edge_weight, seed_local, num_sampled_nodes, num_sampled_edges = (
             native_kernels.sample_neighbourhood(
-                store.indptr, store.indices, self.native_edge_weight(), self._ids.table, seeds.to(torch.int64),
-                self.num_neighbors, _NO_KEYS if excluded is None else excluded, self.next_key(),
+                store.indptr,
+                store.indices,
+                self.native_edge_weight(),
+                self._ids.table,
+                seeds.to(torch.int64),
+                self.num_neighbors,
+                _NO_KEYS if excluded is None else excluded,
+                self.next_key(),
             )
         )
         return SampledSubgraph(

@@ -43,8 +43,14 @@ class RandomWalkSampler(HopSampler):
         indptr, indices = self.store.indptr, self.store.indices
         if self.native:
             return native_kernels.random_walk_neighbours(
-                indptr, indices, frontier, self.num_neighbors[hop], self.num_walks, self.walk_length,
-                self.restart_probability, self.next_key(),
+                indptr,
+                indices,
+                frontier,
+                self.num_neighbors[hop],
+                self.num_walks,
+                self.walk_length,
+                self.restart_probability,
+                self.next_key(),
             )
         walk_row = torch.arange(frontier.numel(), device=self.device).repeat_interleave(self.num_walks)
         home = frontier[walk_row]

@@ -27,8 +27,10 @@ class NodeClassificationTask:
         if dataset.num_classes < 2:
             raise ConfigError("node classification needs at least two classes in the node labels")
         if dataset.num_classes > args.num_classes:
-            raise ConfigError(f"the node labels hold {dataset.num_classes} classes but trainer argument "
-                              f"num_classes is {args.num_classes}")
+            raise ConfigError(
+                f"the node labels hold {dataset.num_classes} classes but trainer argument "
+                f"num_classes is {args.num_classes}"
+            )
         self.dataset = dataset
         self.args = args
         self.context = context

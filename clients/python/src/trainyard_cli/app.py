@@ -25,12 +25,19 @@ app = typer.Typer(
 @app.callback()
 def settings(
     ctx: typer.Context,
-    url: Annotated[str | None, typer.Option(help=f"The server (else ${config.URL_VARIABLE}, the config file, "
-                                                 f"{config.DEFAULT_URL})")] = None,
-    token: Annotated[str | None, typer.Option(help=f"The bearer token (else ${config.TOKEN_VARIABLE}, "
-                                                   "the config file)")] = None,
-    config_file: Annotated[Path | None, typer.Option(
-        "--config", help=f"The config file (else ${config.CONFIG_VARIABLE}, ~/.config/trainyard/config.toml)")] = None,
+    url: Annotated[
+        str | None,
+        typer.Option(help=f"The server (else ${config.URL_VARIABLE}, the config file, {config.DEFAULT_URL})"),
+    ] = None,
+    token: Annotated[
+        str | None, typer.Option(help=f"The bearer token (else ${config.TOKEN_VARIABLE}, the config file)")
+    ] = None,
+    config_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--config", help=f"The config file (else ${config.CONFIG_VARIABLE}, ~/.config/trainyard/config.toml)"
+        ),
+    ] = None,
 ) -> None:
     ctx.obj = config.load(url, token, config_file)
 

@@ -64,7 +64,8 @@ def follow(settings: Settings, job_id: str, after: int, on_line: Callable[[LogLi
 def _raise_for_problem(response: httpx.Response) -> None:
     if response.status_code != 200:
         response.read()
-        raise from_api_exception(ApiException(status=response.status_code, reason=response.reason_phrase,
-                                              body=response.text))
+        raise from_api_exception(
+            ApiException(status=response.status_code, reason=response.reason_phrase, body=response.text)
+        )
     if not response.headers.get("content-type", "").startswith("text/event-stream"):
         raise CliError(f"the server answered {response.headers.get('content-type')} instead of an event stream")

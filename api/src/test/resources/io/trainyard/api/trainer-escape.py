@@ -94,7 +94,9 @@ def write_outside():
 report("admin-token", lambda: read(os.path.join(PARAMS["data_dir"], "admin-token")))
 report("database-password", lambda: read(os.path.join(PARAMS["data_dir"], "postgres-password")))
 report("agent-token", secret_in_environment)
-report("other-job-folder", lambda: read(os.path.join(PARAMS["data_dir"], "jobs", PARAMS["other_job"], "task_config.yaml")))
+report(
+    "other-job-folder", lambda: read(os.path.join(PARAMS["data_dir"], "jobs", PARAMS["other_job"], "task_config.yaml"))
+)
 report("postgres", postgres_without_password)
 report("tensorboard", other_jobs_tensorboard)
 report("signal-server", signal_server)
