@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import dockerfile_lint  # noqa: E402
+import dockerfile_lint
 
 HOST = dockerfile_lint.host_release()
 HAS_APT = shutil.which("apt-cache") is not None and HOST is not None and HOST[0] == "debian"

@@ -38,21 +38,21 @@ trainer_resource_config:
 
 # Each attempt records when it starts, every second while it runs, and when it ends, so attempts that ran at
 # the same time can be found afterwards (a killed attempt's last record is when it was last seen alive).
-TRAINER = """import os, sys, time
+TRAINER = f"""import os, sys, time
 job, attempt = os.environ['TRAINYARD_JOB_ID'], os.environ['TRAINYARD_ATTEMPT']
 def record(what):
     with open(sys.argv[1], 'a') as f:
         f.write('%s %s %s %d\\n' % (what, job, attempt, time.time_ns()))
 record('start')
 last = time.time()
-for i in range(1, {lines} + 1):
+for i in range(1, {LINES} + 1):
     print('line', i, flush=True)
-    time.sleep({pause})
+    time.sleep({LINE_PAUSE})
     if time.time() - last >= 1:
         record('alive')
         last = time.time()
 record('end')
-""".format(lines=LINES, pause=LINE_PAUSE)
+"""
 
 
 def free_port():

@@ -23,8 +23,8 @@ import torch
 import torch.multiprocessing as mp
 
 from trainyard_runtime.allocator import retain_freed_memory
-from trainyard_runtime.data.dataset import build_dataset
 from trainyard_runtime.config.split_fractions import SplitFractions
+from trainyard_runtime.data.dataset import build_dataset
 from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
 from trainyard_runtime.sampler import NeighborSampler
 

@@ -21,19 +21,18 @@ import platform
 import time
 
 import torch
+from dgl_comparison import compare_with_dgl
 
 from trainyard_runtime.allocator import retain_freed_memory
+from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.data.edge_lists import both_directions
 from trainyard_runtime.data.generators import rmat
 from trainyard_runtime.data.graph_store import GraphStore
-from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.loader.node_loader import to_data
 from trainyard_runtime.loader.prefetch import prefetched
 from trainyard_runtime.models import GraphSAGE, NodeClassifier
 from trainyard_runtime.sampler import NeighborSampler
 from trainyard_runtime.training_loop import adamw
-
-from dgl_comparison import compare_with_dgl
 
 
 def synchronize(device: torch.device) -> None:

@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Optional
 
 import yaml
 
@@ -86,7 +85,7 @@ class Job:
             *extra,
         ]
 
-    def run(self, *extra: str, env: Optional[dict] = None, timeout: float = 240) -> subprocess.CompletedProcess:
+    def run(self, *extra: str, env: dict | None = None, timeout: float = 240) -> subprocess.CompletedProcess:
         environment = {**os.environ, "OMP_NUM_THREADS": "1", **(env or {})}
         return subprocess.run(
             self.argv(list(extra)), cwd=self.work_dir, env=environment, capture_output=True, text=True, timeout=timeout

@@ -1,12 +1,12 @@
 """Arguments and configs: GiGL's shapes are accepted, anything else fails at once, naming the culprit."""
 
 import pytest
-
 from jobs import Job, task_config
+
 from trainyard_runtime.config.command_line import parse_command_line
+from trainyard_runtime.config.graph_metadata import EdgeType
 from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.config.task_config import TaskConfig, normalise_keys
-from trainyard_runtime.config.graph_metadata import EdgeType
 from trainyard_runtime.config.trainer_args import TrainerArgs
 
 STANDARD = ["--job_name=j", "--task_config_uri=file:///t.yaml", "--resource_config_uri=file:///r.yaml"]

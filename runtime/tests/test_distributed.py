@@ -4,11 +4,11 @@ import os
 
 import torch
 import torch.multiprocessing as mp
-
 from jobs import free_port
+
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog

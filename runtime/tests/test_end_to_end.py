@@ -4,9 +4,8 @@ import glob
 
 import pytest
 import torch
-from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-
 from jobs import Job, free_port, task_config
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 LINK_DATA = dict(
     source="planted_partition",

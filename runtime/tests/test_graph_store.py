@@ -9,9 +9,9 @@ import pyarrow.parquet as pq
 import torch
 import yaml
 
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data.dataset import GraphDataset, build_dataset
 from trainyard_runtime.data.shared_tensors import open_tensors, publish_tensors
-from trainyard_runtime.config.split_fractions import SplitFractions
 
 
 def test_structure_fits_the_memory_budget():

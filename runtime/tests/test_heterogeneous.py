@@ -2,14 +2,14 @@
 
 import pytest
 import torch
-
 from jobs import Job
+
 from trainyard_runtime.config.graph_metadata import EdgeType, GraphMetadata
 from trainyard_runtime.config.params import ConfigError
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.task_config import normalise_keys
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.hetero_dataset import build_hetero_dataset
-from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.loader.hetero_loaders import HeteroAnchorLinkLoader, HeteroBatch
 from trainyard_runtime.models.hetero_graphsage import HeteroGraphSAGE
 from trainyard_runtime.sampler.hetero import HeteroNeighborSampler

@@ -3,16 +3,16 @@
 import pytest
 import torch
 
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.config.split_fractions import SplitFractions
+from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.loader import AnchorLinkLoader
 from trainyard_runtime.metrics import RankingMetrics
 from trainyard_runtime.models import RetrievalLoss
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
 from trainyard_runtime.sampler.factory import build_sampler
-from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.tasks import LinkPredictionTask
 from trainyard_runtime.training_loop import TrainingLoop
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import torch
 import torch.multiprocessing as mp
-
 from jobs import Job, free_port, task_config
+
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
 from trainyard_runtime.embeddings import NodeEmbeddings
 from trainyard_runtime.outputs.progress import ProgressReporter

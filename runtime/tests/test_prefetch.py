@@ -2,8 +2,8 @@
 
 import pytest
 import torch
-
 from conftest import DEVICES
+
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.loader import NodeBatchLoader
 from trainyard_runtime.loader.prefetch import prefetched

@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 import torch
+from conftest import DEVICES
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from conftest import DEVICES
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.data.edge_lists import both_directions
 from trainyard_runtime.data.generators import rmat

@@ -2,8 +2,8 @@
 
 import pytest
 import torch
-
 from conftest import SAMPLER_BACKENDS, chi_square, star_forest
+
 from trainyard_runtime.sampler import (
     LayerwiseSampler,
     NeighborSampler,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Optional
 
 import torch
 
@@ -52,7 +51,7 @@ class TrainingJob:
         self.metrics_path = self._output("eval_metrics_uri", required=False)
         self.tensorboard_path = self._output("tensorboard_logs_uri", required=False)
 
-    def _output(self, field: str, required: bool) -> Optional[Path]:
+    def _output(self, field: str, required: bool) -> Path | None:
         uri = getattr(self.config, field)
         if uri is None:
             if required:
@@ -222,7 +221,7 @@ def _run_job(job: TrainingJob) -> None:
     job.run()
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         job = prepare(argv)

@@ -9,9 +9,9 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-
 from conftest import JOBS, Server
 from dropping_proxy import DroppingProxy
+
 from trainyard_client import JobsApi
 
 DEMO = JOBS / "link-prediction"

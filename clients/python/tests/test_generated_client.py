@@ -6,6 +6,7 @@ import time
 import uuid
 
 from conftest import JOBS, Server
+
 from trainyard_client import Job, JobsApi, JobSubmission, LogsApi
 
 DEMO = JOBS / "link-prediction"

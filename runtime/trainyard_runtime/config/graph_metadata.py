@@ -44,7 +44,7 @@ class GraphMetadata:
         return len(self.node_types) > 1 or len(self.edge_types) > 1
 
     @classmethod
-    def from_dict(cls, section: dict[str, Any]) -> "GraphMetadata":
+    def from_dict(cls, section: dict[str, Any]) -> GraphMetadata:
         node_map = section.get("condensed_node_type_map") or {}
         edge_map = section.get("condensed_edge_type_map") or {}
         if not isinstance(node_map, dict) or not isinstance(edge_map, dict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import yaml
 
@@ -75,22 +75,22 @@ class TaskConfig:
     should_skip_training: bool
     should_skip_model_evaluation: bool
     should_log_to_tensorboard: bool
-    trained_model_uri: Optional[str]
-    eval_metrics_uri: Optional[str]
-    tensorboard_logs_uri: Optional[str]
+    trained_model_uri: str | None
+    eval_metrics_uri: str | None
+    tensorboard_logs_uri: str | None
     data_preprocessor_args: dict[str, Any]
     split_fractions: SplitFractions
-    preprocessed_metadata_uri: Optional[str]
+    preprocessed_metadata_uri: str | None
     graph: GraphMetadata = GraphMetadata((), ())
     supervision_edge_types: tuple[EdgeType, ...] = ()
     supervision_node_types: tuple[str, ...] = ()
 
     @classmethod
-    def load(cls, uri: str, base: Path) -> "TaskConfig":
+    def load(cls, uri: str, base: Path) -> TaskConfig:
         return cls.from_dict(load_yaml(uri, base, "task config"))
 
     @classmethod
-    def from_dict(cls, config: dict[str, Any]) -> "TaskConfig":
+    def from_dict(cls, config: dict[str, Any]) -> TaskConfig:
         task_metadata = _section(config, "task_metadata", "taskMetadata")
         kinds = [key for key in task_metadata if task_metadata[key] is not None]
         if "link_based_task_metadata" in kinds:

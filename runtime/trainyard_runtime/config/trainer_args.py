@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Union
 
 from trainyard_runtime.config.graph_metadata import EdgeType
-
 from trainyard_runtime.config.params import (
     ConfigError,
     Param,
@@ -154,14 +154,14 @@ class TrainerArgs:
     num_eval_negatives: int = _arg(
         parse_int, 256, "random negative candidates per query for MRR / hits@k", positive, "positive"
     )
-    ssl_positive_label_percentage: Optional[float] = _arg(
+    ssl_positive_label_percentage: float | None = _arg(
         parse_float,
         None,
         "fraction of the training graph's supervision edges used as positive labels (default: all)",
         lambda v: 0 < v <= 1,
         "in (0, 1]",
     )
-    local_world_size: Optional[int] = _arg(
+    local_world_size: int | None = _arg(
         parse_int,
         None,
         "training processes on this machine when started by hand (as --nproc); the server's numWorkers decides otherwise",
@@ -218,9 +218,9 @@ class TrainerArgs:
     def parse(
         cls,
         from_config: Mapping[str, Any],
-        from_command_line: Optional[Mapping[str, Any]] = None,
+        from_command_line: Mapping[str, Any] | None = None,
         task: str = LINK_PREDICTION,
-    ) -> "TrainerArgs":
+    ) -> TrainerArgs:
         """trainerArgs from the task config, overridden by ``--k=v`` on the command line, for ``task``."""
         merged = {str(k): v for k, v in from_config.items()}
         merged.update(from_command_line or {})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import torch
 
@@ -19,11 +19,11 @@ from trainyard_runtime.config.params import (
     parse_str,
     positive,
 )
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data import generators
 from trainyard_runtime.data.edge_lists import both_directions
 from trainyard_runtime.data.files import read_graph_files
 from trainyard_runtime.data.graph_store import GraphStore
-from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data.splits import split_edges, split_nodes
 
 _COMMON = [
@@ -113,7 +113,7 @@ class GraphDataset:
     """
 
     store: GraphStore
-    labels: Optional[torch.Tensor] = None
+    labels: torch.Tensor | None = None
     splits: dict[str, torch.Tensor] = field(default_factory=dict)
 
     @property
@@ -128,7 +128,7 @@ class GraphDataset:
         return named
 
     @classmethod
-    def from_tensors(cls, named: dict[str, torch.Tensor]) -> "GraphDataset":
+    def from_tensors(cls, named: dict[str, torch.Tensor]) -> GraphDataset:
         store = GraphStore.from_tensors({k[6:]: v for k, v in named.items() if k.startswith("store.")})
         splits = {k[6:]: v for k, v in named.items() if k.startswith("split.")}
         return cls(store, named.get("labels"), splits)
@@ -139,7 +139,7 @@ def build_dataset(
     fractions: SplitFractions,
     task: str,
     base: Path,
-    default_metadata_uri: Optional[str] = None,
+    default_metadata_uri: str | None = None,
     with_edge_weights: bool = False,
 ) -> GraphDataset:
     """Builds the dataset for ``task`` ("link_prediction" or "node_classification")."""
@@ -170,7 +170,7 @@ def build_dataset(
     return GraphDataset(store, raw.labels, splits)
 
 
-def _read_source(source: str, args: dict[str, Any], base: Path, default_metadata_uri: Optional[str]):
+def _read_source(source: str, args: dict[str, Any], base: Path, default_metadata_uri: str | None):
     if source == "rmat":
         return generators.rmat(
             args["scale"], args["avg_degree"], args["feature_dim"], args["num_classes"], args["seed"]

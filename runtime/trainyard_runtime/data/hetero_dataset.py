@@ -9,17 +9,17 @@ for a frontier is the homogeneous samplers' job, run once per edge type.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import torch
 
 from trainyard_runtime.config.graph_metadata import EdgeType, GraphMetadata
 from trainyard_runtime.config.params import ConfigError, parse_params
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data import hetero_generators
 from trainyard_runtime.data.dataset import chosen_source, data_params
 from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.data.hetero_generators import RawHeteroGraph
-from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data.splits import split_edges, split_nodes
 
 
@@ -54,7 +54,7 @@ class HeteroGraphDataset:
         labels = self.labels.get(node_type)
         return int(labels.max()) + 1 if labels is not None and labels.numel() else 0
 
-    def to(self, device: torch.device) -> "HeteroGraphDataset":
+    def to(self, device: torch.device) -> HeteroGraphDataset:
         return HeteroGraphDataset(
             self.node_types,
             self.edge_types,
@@ -77,7 +77,7 @@ class HeteroGraphDataset:
         return named
 
     @classmethod
-    def from_tensors(cls, named: dict[str, torch.Tensor], graph: GraphMetadata) -> "HeteroGraphDataset":
+    def from_tensors(cls, named: dict[str, torch.Tensor], graph: GraphMetadata) -> HeteroGraphDataset:
         def group(prefix: str) -> dict[str, torch.Tensor]:
             return {k[len(prefix) :]: v for k, v in named.items() if k.startswith(prefix)}
 
@@ -98,8 +98,8 @@ def build_hetero_dataset(
     fractions: SplitFractions,
     task: str,
     graph: GraphMetadata,
-    supervision_edge_type: Optional[EdgeType],
-    supervision_node_type: Optional[str],
+    supervision_edge_type: EdgeType | None,
+    supervision_node_type: str | None,
 ) -> HeteroGraphDataset:
     source = chosen_source(preprocessor_args)
     if source != "dblp_like":
@@ -129,8 +129,8 @@ def _assemble(
     fractions: SplitFractions,
     task: str,
     graph: GraphMetadata,
-    supervision_edge_type: Optional[EdgeType],
-    supervision_node_type: Optional[str],
+    supervision_edge_type: EdgeType | None,
+    supervision_node_type: str | None,
 ) -> HeteroGraphDataset:
     if set(graph.node_types) != set(raw.num_nodes):
         raise ConfigError(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import torch
 
@@ -76,8 +76,8 @@ class HeteroAnchorLinkLoader:
         dataset: HeteroGraphDataset,
         sampler: HeteroNeighborSampler,
         positives: torch.Tensor,
-        hard_negatives: Optional[torch.Tensor],
-        random_negatives: Optional[SeedBatches],
+        hard_negatives: torch.Tensor | None,
+        random_negatives: SeedBatches | None,
         batch_size: int,
         max_per_anchor: int,
         remove_labels_from_message_passing: bool,
@@ -108,7 +108,7 @@ class HeteroAnchorLinkLoader:
         for anchors in self.seed_batches:
             yield self.batch(anchors, next(randoms) if randoms is not None else None)
 
-    def batch(self, anchors: torch.Tensor, random_negatives: Optional[torch.Tensor]) -> HeteroBatch:
+    def batch(self, anchors: torch.Tensor, random_negatives: torch.Tensor | None) -> HeteroBatch:
         device = self.sampler.device
         anchors = anchors.to(device)
         empty = torch.empty(0, dtype=torch.int64, device=device)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 from torch import nn
 from torch_geometric.data import Data
@@ -40,8 +38,8 @@ class GraphSAGE(nn.Module):
         x: torch.Tensor,
         edge_index: torch.Tensor,
         edge_weight: torch.Tensor,
-        num_sampled_nodes: Optional[list[int]] = None,
-        num_sampled_edges: Optional[list[int]] = None,
+        num_sampled_nodes: list[int] | None = None,
+        num_sampled_edges: list[int] | None = None,
     ) -> torch.Tensor:
         """Embeddings of the nodes still present after the last layer (the seeds come first)."""
         for i, conv in enumerate(self.convs):

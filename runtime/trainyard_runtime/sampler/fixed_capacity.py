@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Optional
 
 import torch
 
@@ -141,7 +140,7 @@ class FixedCapacitySampler:
             )
         return self._layouts[batch_size]
 
-    def sample(self, seeds: torch.Tensor, excluded_keys: Optional[torch.Tensor] = None) -> SampledSubgraph:
+    def sample(self, seeds: torch.Tensor, excluded_keys: torch.Tensor | None = None) -> SampledSubgraph:
         """``seeds``: int64 global ids on the store's device; ``excluded_keys``: sorted ``target * num_nodes +
         neighbour`` keys of edges that must not be sampled, or None."""
         layout = self._layout(seeds.numel())
@@ -182,7 +181,7 @@ class FixedCapacitySampler:
         frontier: torch.Tensor,
         chooser: DistinctPositions,
         slots: _HopSlots,
-        excluded_keys: Optional[torch.Tensor],
+        excluded_keys: torch.Tensor | None,
     ) -> None:
         start, end = self._row_bounds[frontier].split(1, -1)  # [..., 1, 1] each
         degree = end - start

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import torch
 
@@ -51,7 +50,7 @@ class HeteroNeighborSampler:
         self.num_nodes = first.num_nodes
         self._ids = LocalIdTable(self.num_nodes, self.device)
 
-    def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> HeteroSubgraph:
+    def sample(self, seeds: torch.Tensor, exclude_edges: torch.Tensor | None = None) -> HeteroSubgraph:
         """Like :meth:`HopSampler.sample`: edges in ``exclude_edges`` ([2, K] global, either direction, any
         edge type) never appear — the labels a link-prediction batch must not see."""
         seeds = seeds.to(self.device, torch.int64)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 
 from trainyard_runtime.data.graph_store import GraphStore
@@ -27,7 +25,7 @@ class RandomWalkSampler(HopSampler):
         walk_length: int = 3,
         restart_probability: float = 0.5,
         seed: int = 0,
-        native: Optional[bool] = None,
+        native: bool | None = None,
     ):
         super().__init__(store, len(num_neighbors), seed, native)
         if any(k <= 0 for k in num_neighbors):

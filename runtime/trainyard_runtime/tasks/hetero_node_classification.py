@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import torch
 from torch import nn
@@ -61,7 +61,7 @@ class HeteroNodeClassificationTask:
         return nn.functional.cross_entropy(model(batch), batch.labels[: batch.batch_size]), batch.num_edges
 
     @torch.no_grad()
-    def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
+    def evaluate(self, model: nn.Module, split: str, max_batches: int | None) -> dict[str, float]:
         loader = self._loader(split, 10_000 + self.context.rank, shuffle=max_batches is not None, infinite=False)
         accuracy = Accuracy()
 

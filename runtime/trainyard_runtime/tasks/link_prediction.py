@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import torch
 from torch import nn
@@ -81,7 +81,7 @@ class LinkPredictionTask:
         return self.loss_fn(scores, candidate_ids, query_ids), batch.num_edges
 
     @torch.no_grad()
-    def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
+    def evaluate(self, model: nn.Module, split: str, max_batches: int | None) -> dict[str, float]:
         """Ranks every held-out edge of ``split`` against ``num_eval_negatives`` random nodes (see README)."""
         args, store = self.args, self.dataset.store
         edges = self.dataset.splits[f"{split}_edges"]

@@ -9,10 +9,10 @@ import httpx
 import typer
 import urllib3
 
-from trainyard_client import ApiException
 from trainyard_cli import config, output
 from trainyard_cli.commands import cluster, jobs, logs
 from trainyard_cli.problems import CliError, as_cli_error
+from trainyard_client import ApiException
 
 app = typer.Typer(
     help="Submit, follow and manage Trainyard jobs.",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainyard_cli.problems import CliError, EXIT_USAGE
+import tomllib
+
+from trainyard_cli.problems import EXIT_USAGE, CliError
 
 DEFAULT_URL = "http://127.0.0.1:8080"
 URL_VARIABLE = "TRAINYARD_URL"

@@ -12,9 +12,9 @@ from collections.abc import Callable
 import httpx
 from httpx_sse import SSEError, connect_sse
 
-from trainyard_client import ApiException, LogEnd, LogLine, Problem
 from trainyard_cli.config import Settings
 from trainyard_cli.problems import CliError, from_api_exception, unreachable
+from trainyard_client import ApiException, LogEnd, LogLine, Problem
 
 RECONNECTS = 5
 """Reconnections in a row without an event in between before giving up."""

@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from trainyard_client import Agent, ApiClient, Job, JobEvent, LaunchPlan, LogLine
 from trainyard_cli.problems import CliError
+from trainyard_client import Agent, ApiClient, Job, JobEvent, LaunchPlan, LogLine
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlparse
 
+from trainyard_cli.problems import EXIT_USAGE, CliError
 from trainyard_client import ApiClient, Job, JobsApi, JobSubmission
-from trainyard_cli.problems import CliError, EXIT_USAGE
 
 URI_SCHEMES = ("file://", "gs://")
 

@@ -8,12 +8,12 @@ from uuid import UUID
 
 import typer
 
-from trainyard_client import JobsApi
 from trainyard_cli import output, submission
 from trainyard_cli.commands.logs import follow_to_end
 from trainyard_cli.commands.options import Format, OutputFormat
 from trainyard_cli.config import Settings
 from trainyard_cli.connection import open_client
+from trainyard_client import JobsApi
 
 
 class State(str, Enum):

@@ -7,11 +7,11 @@ from uuid import UUID
 
 import typer
 
-from trainyard_client import LogEnd, LogLine, LogsApi
 from trainyard_cli import log_stream, output
 from trainyard_cli.config import Settings
 from trainyard_cli.connection import open_client
 from trainyard_cli.problems import EXIT_FAILED
+from trainyard_client import LogEnd, LogLine, LogsApi
 
 PAGE_LINES = 10_000
 

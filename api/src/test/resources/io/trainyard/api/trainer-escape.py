@@ -2,7 +2,6 @@
 # server's and the agent's secrets, to another job and to the server's process, and prints one line per try:
 # "probe <name>: refused (...)" or "probe <name>: LEAKED (...)". PARAMS is prepended by the test.
 import os
-import signal
 import socket
 import struct
 import urllib.request
