@@ -1,6 +1,8 @@
 # A trainer written by an attacker who may submit jobs to one project: it tries every way it has to the
 # server's and the agent's secrets, to another job and to the server's process, and prints one line per try:
-# "probe <name>: refused (...)" or "probe <name>: LEAKED (...)". PARAMS is prepended by the test.
+# "probe <name>: refused (...)" or "probe <name>: LEAKED (...)". PARAMS is prepended by the test
+# (TrainerIsolationTest), hence no definition here:
+# ruff: noqa: F821
 import os
 import socket
 import struct
