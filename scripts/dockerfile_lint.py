@@ -129,7 +129,8 @@ def distribution(ref: ImageRef) -> tuple[str, str] | None:
 
 def host_release() -> tuple[str, str] | None:
     try:
-        fields = dict(line.rstrip("\n").split("=", 1) for line in open("/etc/os-release") if "=" in line)
+        with open("/etc/os-release") as handle:
+            fields = dict(line.rstrip("\n").split("=", 1) for line in handle if "=" in line)
     except OSError:
         return None
     codename = fields.get("VERSION_CODENAME", "").strip('"')
@@ -503,7 +504,7 @@ class Linter:
         lines = text.splitlines()
 
         def line_of(needle: str) -> int:
-            return next((n + 1 for n, l in enumerate(lines) if needle in l), 1)
+            return next((n + 1 for n, line in enumerate(lines) if needle in line), 1)
 
         for name, service in (document.get("services") or {}).items():
             service = service or {}

@@ -62,7 +62,8 @@ def compare_with_dgl(store: GraphStore, fanout: list[int], batch: int, num_batch
             if not ready.get("ready"):
                 sys.exit("the DGL worker did not start (see its error above)")
             print(
-                f"DGL {ready['dgl']} on torch {ready['torch']}, {ready['threads']} threads, in {DGL_PYTHON.parent.parent}"
+                f"DGL {ready['dgl']} on torch {ready['torch']}, {ready['threads']} threads, "
+                f"in {DGL_PYTHON.parent.parent}"
             )
             for seeds in batches[:WARM_UP]:
                 sampler.sample(seeds)
@@ -85,13 +86,16 @@ def compare_with_dgl(store: GraphStore, fanout: list[int], batch: int, num_batch
     dgl_edges = statistics.median(rates(run)[0] for run in theirs)
     dgl_batches = statistics.median(rates(run)[1] for run in theirs)
     print(
-        f"workload: {num_batches} batches of {batch} distinct seeds, fanout {fanout}, median of {rounds} alternating runs"
+        f"workload: {num_batches} batches of {batch} distinct seeds, fanout {fanout}, "
+        f"median of {rounds} alternating runs"
     )
     print(
-        f"edges per batch: trainyard {ours[0]['edges'] / num_batches / 1e3:.1f}k, DGL {theirs[0]['edges'] / num_batches / 1e3:.1f}k"
+        f"edges per batch: trainyard {ours[0]['edges'] / num_batches / 1e3:.1f}k, "
+        f"DGL {theirs[0]['edges'] / num_batches / 1e3:.1f}k"
     )
     print(
-        f"trainyard (native, {torch.get_num_threads()} threads): {our_edges / 1e6:.2f} M sampled edges/s, {our_batches:.1f} batches/s"
+        f"trainyard (native, {torch.get_num_threads()} threads): {our_edges / 1e6:.2f} M sampled edges/s, "
+        f"{our_batches:.1f} batches/s"
     )
     print(
         f"DGL {ready['dgl']} sample_blocks:        {dgl_edges / 1e6:.2f} M sampled edges/s, {dgl_batches:.1f} batches/s"

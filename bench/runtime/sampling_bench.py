@@ -171,8 +171,8 @@ def main() -> None:
         options.scale, options.degree, options.feature_dim = 21, 60, 100
 
     print(
-        f"Trainyard runtime sampling benchmark — torch {torch.__version__}, {platform.processor() or platform.machine()}, "
-        f"{torch.get_num_threads()} CPU threads"
+        f"Trainyard runtime sampling benchmark — torch {torch.__version__}, "
+        f"{platform.processor() or platform.machine()}, {torch.get_num_threads()} CPU threads"
     )
     started = time.perf_counter()
     raw = rmat(options.scale, options.degree, options.feature_dim, num_classes=8, seed=0)

@@ -167,10 +167,10 @@ def test_random_walk_neighbours_are_the_most_visited_nearby_nodes(backend):
         store, [2], num_walks=200, walk_length=2, restart_probability=0.3, seed=0, native=native
     )
     subgraph = sampler.sample(torch.tensor([5]))
-    target, neighbour = sampled_graph_edges(subgraph)
+    _, neighbour = sampled_graph_edges(subgraph)
     assert set(neighbour.tolist()) == {4, 6}
     far = RandomWalkSampler(store, [4], num_walks=200, walk_length=2, restart_probability=0.3, seed=0, native=native)
-    target, neighbour = sampled_graph_edges(far.sample(torch.tensor([5])))
+    _, neighbour = sampled_graph_edges(far.sample(torch.tensor([5])))
     assert set(neighbour.tolist()) == {3, 4, 6, 7}
     assert torch.isclose(far.sample(torch.tensor([5])).edge_weight.sum().cpu(), torch.tensor(1.0))
 

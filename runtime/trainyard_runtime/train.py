@@ -133,7 +133,8 @@ class TrainingJob:
         progress = ProgressReporter(max(args.num_max_train_batches // context.world_size, 1), context.is_leader)
         progress.say(
             f"[trainyard] job {self.command_line.job_name}: {config.task}, sampler {args.sampler}, "
-            f"fanout {args.fanout_by_edge_type or args.num_neighbors}, {context.world_size} process(es) on {context.device}"
+            f"fanout {args.fanout_by_edge_type or args.num_neighbors}, "
+            f"{context.world_size} process(es) on {context.device}"
         )
         for name in args.without_effect:
             progress.say(

@@ -151,7 +151,7 @@ def test_cancel_stops_a_running_job_and_its_follower_exits_non_zero(server: Serv
         cancelled = server.cli("cancel", job_id)
         assert cancelled.returncode == 0, cancelled.stderr
         assert re.search(r"CANCELL(ING|ED)", cancelled.stdout)
-        stdout, stderr = follower.communicate(timeout=60)
+        _, stderr = follower.communicate(timeout=60)
     finally:
         follower.kill()
     assert follower.returncode == 1, stderr

@@ -12,7 +12,7 @@ import ast
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from trainyard_runtime.config.graph_metadata import EdgeType
 from trainyard_runtime.config.params import (
@@ -37,7 +37,7 @@ def _arg(parse: Callable[[Any], Any], default: Any, help: str, check=None, requi
     return field(default=default, metadata=meta)
 
 
-Fanout = Union[list[int], dict[EdgeType, list[int]]]
+Fanout = list[int] | dict[EdgeType, list[int]]
 
 LINK_PREDICTION, NODE_CLASSIFICATION = "link_prediction", "node_classification"
 
@@ -164,7 +164,8 @@ class TrainerArgs:
     local_world_size: int | None = _arg(
         parse_int,
         None,
-        "training processes on this machine when started by hand (as --nproc); the server's numWorkers decides otherwise",
+        "training processes on this machine when started by hand (as --nproc); "
+        "the server's numWorkers decides otherwise",
         positive,
         "positive",
     )

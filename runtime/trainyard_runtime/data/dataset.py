@@ -189,6 +189,7 @@ def _read_source(source: str, args: dict[str, Any], base: Path, default_metadata
     metadata_uri = args["preprocessed_metadata_uri"] or default_metadata_uri
     if not metadata_uri:
         raise ConfigError(
-            "dataPreprocessorArgs source=files needs preprocessed_metadata_uri (or sharedConfig.preprocessedMetadataUri)"
+            "dataPreprocessorArgs source=files needs preprocessed_metadata_uri "
+            "(or sharedConfig.preprocessedMetadataUri)"
         )
     return read_graph_files(metadata_uri, base)
