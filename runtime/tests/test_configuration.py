@@ -36,10 +36,10 @@ def test_bad_trainer_args_name_the_argument(raw, named):
 
 
 def test_command_line_takes_the_server_flags_and_overrides():
-    parsed = parse_command_line(STANDARD + ["--use_cuda", "--hid_dim=8", "--nproc", "2"])
+    parsed = parse_command_line([*STANDARD, "--use_cuda", "--hid_dim=8", "--nproc", "2"])
     assert parsed.use_cuda and parsed.nproc == 2 and parsed.overrides == {"hid_dim": "8"}
     with pytest.raises(ConfigError, match="--bogus"):
-        parse_command_line(STANDARD + ["--bogus=1"])
+        parse_command_line([*STANDARD, "--bogus=1"])
     with pytest.raises(ConfigError, match="--task_config_uri"):
         parse_command_line(["--job_name=j", "--resource_config_uri=r"])
 
@@ -158,7 +158,7 @@ def test_link_prediction_accepts_gigl_example_arguments():
     assert args.fanout_for(edge_types) == {edge_types[0]: [20, 20], edge_types[1]: [15, 15], edge_types[2]: [10, 10]}
     assert len(args.num_neighbors) == 2  # two hops, two GNN layers
     with pytest.raises(ConfigError, match=r"missing: \(paper, cites, paper\)"):
-        args.fanout_for(edge_types + (EdgeType("paper", "cites", "paper"),))
+        args.fanout_for((*edge_types, EdgeType("paper", "cites", "paper")))
     assert TrainerArgs.parse({"num_neighbors": "[5, 3]"}).fanout_for(edge_types)[edge_types[2]] == [5, 3]
 
 

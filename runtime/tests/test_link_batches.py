@@ -33,7 +33,7 @@ def test_label_edges_never_appear_in_message_passing(tmp_path):
         assert torch.equal(batch.node[: batch.batch_size].unique(), batch.node[: batch.batch_size].sort().values)
         assert batch.y_positive.size(1) > batch.batch_size  # several positives per anchor
         # Every positive is a real edge of the anchor in the graph...
-        for anchor, positive in zip(anchors.tolist(), positives.tolist()):
+        for anchor, positive in zip(anchors.tolist(), positives.tolist(), strict=True):
             assert positive in set(store.neighbours(anchor).tolist())
         # ...and neither direction of it reaches message passing.
         n = store.num_nodes

@@ -43,7 +43,7 @@ def test_a_seed_gives_the_same_batches_with_one_thread_or_several(rmat_store, th
     single = sample_twice(kind, rmat_store, 7, seeds)
     threads(4)
     several = sample_twice(kind, rmat_store, 7, seeds)
-    assert all(same(a, b) for a, b in zip(single, several))
+    assert all(same(a, b) for a, b in zip(single, several, strict=True))
     assert not same(single[0], single[1]), "consecutive batches must draw fresh randomness"
     other_seed = sample_twice(kind, rmat_store, 8, seeds)
     assert not same(single[0], other_seed[0])

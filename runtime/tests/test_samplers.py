@@ -66,7 +66,7 @@ def test_fanout_is_respected_and_small_neighbourhoods_come_whole(rmat_store, bac
     target, neighbour = sampled_graph_edges(subgraph)
     degree = rmat_store.degree(seeds)
     assert (degree > fanout).any() and (degree <= fanout).any()
-    for seed, deg in zip(seeds.tolist(), degree.tolist()):
+    for seed, deg in zip(seeds.tolist(), degree.tolist(), strict=True):
         got = set(neighbour[target == seed].tolist())
         if deg <= fanout:
             assert got == set(rmat_store.neighbours(seed).tolist())

@@ -19,8 +19,8 @@ def split_edges(
     """
     generator = torch.Generator().manual_seed(fractions.seed)
     order = torch.randperm(pairs.size(1), generator=generator)
-    num_val = int(round(fractions.val * pairs.size(1)))
-    num_test = int(round(fractions.test * pairs.size(1)))
+    num_val = round(fractions.val * pairs.size(1))
+    num_test = round(fractions.test * pairs.size(1))
     flip = torch.rand(pairs.size(1), generator=generator) < 0.5
     oriented = torch.where(flip, pairs.flip(0), pairs) if random_orientation else pairs
     return {
@@ -33,8 +33,8 @@ def split_edges(
 def split_nodes(num_nodes: int, fractions: SplitFractions) -> dict[str, torch.Tensor]:
     generator = torch.Generator().manual_seed(fractions.seed)
     order = torch.randperm(num_nodes, generator=generator)
-    num_val = int(round(fractions.val * num_nodes))
-    num_test = int(round(fractions.test * num_nodes))
+    num_val = round(fractions.val * num_nodes)
+    num_test = round(fractions.test * num_nodes)
     return {
         "val_nodes": order[:num_val].sort().values,
         "test_nodes": order[num_val : num_val + num_test].sort().values,

@@ -16,6 +16,7 @@ on a power-law graph; a few bytes each per operation, which a GPU streams in mic
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from dataclasses import dataclass
@@ -151,7 +152,7 @@ class FixedCapacitySampler:
         torch.eq(seed_first, layout.seed_position, out=layout.seed_new)
         torch.where(layout.seed_new, seeds, sink, out=layout.seed_node)
         frontier = layout.seed_frontier
-        for chooser, slots in zip(self._choosers, layout.hops):
+        for chooser, slots in zip(self._choosers, layout.hops, strict=True):
             self._sample_hop(frontier, chooser, slots, excluded_keys)
             frontier = slots.node
         # The one synchronisation: how many nodes and edges each hop found.
@@ -164,8 +165,8 @@ class FixedCapacitySampler:
         node = layout.node.take(node_slots)
         edge_index = layout.prefix.take(layout.ends.index_select(1, edge_slots))
         first_slot.index_fill_(0, node, _ABSENT)
-        node_counts = [totals[0]] + [b - a for a, b in zip(totals[:hops], totals[1 : hops + 1])]
-        edge_counts = [b - a for a, b in zip([num_nodes] + totals[hops + 1 : -1], totals[hops + 1 :])]
+        node_counts = [totals[0]] + [b - a for a, b in itertools.pairwise(totals[: hops + 1])]
+        edge_counts = [b - a for a, b in itertools.pairwise(totals[hops:])]  # totals[hops] is num_nodes
         return SampledSubgraph(
             node,
             edge_index,
