@@ -9,7 +9,9 @@ from pathlib import Path
 from setuptools import setup
 from torch.utils.cpp_extension import BuildExtension, CppExtension
 
-sources = sorted(str(path.relative_to(Path(__file__).parent)) for path in (Path(__file__).parent / "csrc").glob("*.cpp"))
+sources = sorted(
+    str(path.relative_to(Path(__file__).parent)) for path in (Path(__file__).parent / "csrc").glob("*.cpp")
+)
 
 setup(
     ext_modules=[

@@ -18,6 +18,7 @@ build, without a Docker engine (these machines have none, so the images are neve
 With --hadolint PATH it also runs hadolint (rules configured in .hadolint.yaml). Prints each finding as
 FILE:LINE: message and exits 1 when there is any.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,17 @@ ALPINE = re.compile(r"^alpine(\d+\.\d+)?$")
 # How many version parts a tag needs before it names one release, per image; 2 for any other image.
 # python 3.11 floats across 3.11.x, maven 3.9 across 3.9.x, eclipse-temurin 21 across 21.0.x; PostgreSQL
 # and Debian number their releases major.minor (18.6, 12.15).
-VERSION_PARTS = {"python": 3, "maven": 3, "eclipse-temurin": 3, "node": 3, "golang": 3, "gradle": 3,
-                 "postgres": 2, "debian": 2, "ubuntu": 2}
+VERSION_PARTS = {
+    "python": 3,
+    "maven": 3,
+    "eclipse-temurin": 3,
+    "node": 3,
+    "golang": 3,
+    "gradle": 3,
+    "postgres": 2,
+    "debian": 2,
+    "ubuntu": 2,
+}
 SKIP_DIRS = {".git", ".tools", "node_modules", "target", ".venv", "__pycache__"}
 
 
@@ -88,8 +98,10 @@ def pin_problem(ref: ImageRef) -> str | None:
     parts = version.group(0).count(".") + 1
     needed = VERSION_PARTS.get(ref.name, 2)
     if parts < needed:
-        return (f"{ref.text} floats across {version.group(0)}.x: name the full version "
-                f"({needed} parts, e.g. {'.'.join(['N'] * needed)})")
+        return (
+            f"{ref.text} floats across {version.group(0)}.x: name the full version "
+            f"({needed} parts, e.g. {'.'.join(['N'] * needed)})"
+        )
     return None
 
 
@@ -117,7 +129,8 @@ def distribution(ref: ImageRef) -> tuple[str, str] | None:
 
 def host_release() -> tuple[str, str] | None:
     try:
-        fields = dict(line.rstrip("\n").split("=", 1) for line in open("/etc/os-release") if "=" in line)
+        with open("/etc/os-release") as handle:
+            fields = dict(line.rstrip("\n").split("=", 1) for line in handle if "=" in line)
     except OSError:
         return None
     codename = fields.get("VERSION_CODENAME", "").strip('"')
@@ -276,20 +289,31 @@ class Linter:
                 self.add(rel, line, f"ADD {source} downloads at build time: its content is pinned by nothing")
                 continue
             clean = posixpath.normpath(source.lstrip("/"))
-            matches = sorted(glob.glob(str(self.root / clean))) if any(c in clean for c in "*?[") else (
-                [str(self.root / clean)] if (self.root / clean).exists() else [])
+            matches = (
+                sorted(glob.glob(str(self.root / clean)))
+                if any(c in clean for c in "*?[")
+                else ([str(self.root / clean)] if (self.root / clean).exists() else [])
+            )
             if clean.startswith(".."):
                 self.add(rel, line, f"{instruction} source {source} is outside the build context")
                 continue
             if not matches:
-                self.add(rel, line, f"{instruction} source {source} does not exist in the build context ({self._display(self.root)})")
+                self.add(
+                    rel,
+                    line,
+                    f"{instruction} source {source} does not exist in the build context ({self._display(self.root)})",
+                )
                 continue
             for match in matches:
                 relative = os.path.relpath(match, self.root).replace(os.sep, "/")
                 left_out = self.ignore.excludes(relative)
                 if left_out:
-                    self.add(rel, line, f"{instruction} source {relative} is left out of the build context by "
-                                        f".dockerignore (pattern {left_out})")
+                    self.add(
+                        rel,
+                        line,
+                        f"{instruction} source {relative} is left out of the build context by "
+                        f".dockerignore (pattern {left_out})",
+                    )
                     continue
                 is_dir = os.path.isdir(match)
                 stage.copies.append(Copy(relative, dest_abs, is_dir, dest_is_dir or is_dir))
@@ -310,7 +334,7 @@ class Linter:
                 continue
             program = posixpath.basename(words[0])
             if program in ("apt-get", "apt") and "install" in words:
-                self._apt(rel, line, end, lines, words[words.index("install") + 1:], stage)
+                self._apt(rel, line, end, lines, words[words.index("install") + 1 :], stage)
             if re.fullmatch(r"pip[0-9.]*", program) or words[1:3] == ["-m", "pip"]:
                 for i, word in enumerate(words):
                     if word in ("-r", "--requirement", "-c", "--constraint") and i + 1 < len(words):
@@ -331,16 +355,26 @@ class Linter:
             base = stage.ref.text if stage.ref else "its base"
             named = f"{stage.release[0]} {stage.release[1]}" if stage.release else "no release in its tag"
             here = f"{self.host[0]} {self.host[1]}" if self.host else "no Debian release"
-            self.add(rel, line, f"apt-get install {' '.join(packages)}: {base} names {named}, and this machine's "
-                                f"apt answers for {here} only, so nothing here checks these packages exist: "
-                                f"install them on a base that names {here}")
+            self.add(
+                rel,
+                line,
+                f"apt-get install {' '.join(packages)}: {base} names {named}, and this machine's "
+                f"apt answers for {here} only, so nothing here checks these packages exist: "
+                f"install them on a base that names {here}",
+            )
             return
         for package in packages:
             if "$" in package:
                 self.add(rel, line, f"apt-get install {package}: a variable can't be checked")
                 continue
-            at = next((n + 1 for n in range(line - 1, min(end, len(lines)))
-                       if re.search(r"(?<![\w.+-])" + re.escape(package) + r"(?![\w.+-])", lines[n])), line)
+            at = next(
+                (
+                    n + 1
+                    for n in range(line - 1, min(end, len(lines)))
+                    if re.search(r"(?<![\w.+-])" + re.escape(package) + r"(?![\w.+-])", lines[n])
+                ),
+                line,
+            )
             self._apt_wanted.append((rel, at, package))
 
     def check_apt(self) -> None:
@@ -349,8 +383,7 @@ class Linter:
             return
         names = sorted({re.split(r"[=/]", p)[0] for _, _, p in self._apt_wanted})
         try:
-            output = subprocess.run(["apt-cache", "policy", *names], check=True, capture_output=True,
-                                    text=True).stdout
+            output = subprocess.run(["apt-cache", "policy", *names], check=True, capture_output=True, text=True).stdout
         except (OSError, subprocess.CalledProcessError) as e:
             for rel, line, package in self._apt_wanted:
                 self.add(rel, line, f"apt-get install {package}: apt-cache could not be asked ({e})")
@@ -372,13 +405,23 @@ class Linter:
             if block is None:
                 self.add(rel, line, f"apt-get install {name}: no such package in Debian {codename}")
                 continue
-            candidate = next((b.split(":", 1)[1].strip() for b in block if b.strip().startswith("Candidate:")), "(none)")
+            candidate = next(
+                (b.split(":", 1)[1].strip() for b in block if b.strip().startswith("Candidate:")), "(none)"
+            )
             if candidate == "(none)":
-                self.add(rel, line, f"apt-get install {name}: Debian {codename} has no installable version "
-                                    f"(a virtual package? name the real one)")
+                self.add(
+                    rel,
+                    line,
+                    f"apt-get install {name}: Debian {codename} has no installable version "
+                    f"(a virtual package? name the real one)",
+                )
             elif not any(suites.search(b) for b in block):
-                self.add(rel, line, f"apt-get install {name}: not in Debian {codename}'s own archive "
-                                    f"(only from another source on this machine)")
+                self.add(
+                    rel,
+                    line,
+                    f"apt-get install {name}: not in Debian {codename}'s own archive "
+                    f"(only from another source on this machine)",
+                )
             elif version and not any(re.match(r"\s+(?:\*\*\* )?" + re.escape(version) + r"\s", b) for b in block):
                 self.add(rel, line, f"apt-get install {package}: Debian {codename} has no version {version}")
 
@@ -398,7 +441,7 @@ class Linter:
         for copy in reversed(stage.copies):
             if copy.source_is_dir:
                 if image_path == copy.dest or image_path.startswith(copy.dest.rstrip("/") + "/"):
-                    rest = image_path[len(copy.dest.rstrip("/")):].lstrip("/")
+                    rest = image_path[len(copy.dest.rstrip("/")) :].lstrip("/")
                     return posixpath.join(copy.source, rest) if rest else copy.source
             elif copy.dest_is_dir:
                 if image_path == posixpath.join(copy.dest, posixpath.basename(copy.source)):
@@ -416,8 +459,12 @@ class Linter:
             target = posixpath.normpath(posixpath.join(stage.workdir, module))
             source = self._resolve(stage, target)
             if source is None:
-                self.add(rel, line, f"pom.xml lists module {module}, which is not copied into this stage: "
-                                    f"Maven stops on the missing module")
+                self.add(
+                    rel,
+                    line,
+                    f"pom.xml lists module {module}, which is not copied into this stage: "
+                    f"Maven stops on the missing module",
+                )
             elif not (self.root / source / "pom.xml").is_file():
                 self.add(rel, line, f"pom.xml lists module {module}, but {source}/pom.xml does not exist")
 
@@ -429,14 +476,22 @@ class Linter:
         module = self._resolve(stage, match.group(1))
         jar = match.group(2)
         if module is None or not (self.root / module / "pom.xml").is_file():
-            self.add(rel, line, f"COPY --from={stage.name} {source}: no module with a pom.xml is copied to "
-                                f"{match.group(1)} in that stage")
+            self.add(
+                rel,
+                line,
+                f"COPY --from={stage.name} {source}: no module with a pom.xml is copied to "
+                f"{match.group(1)} in that stage",
+            )
             return
         text = (self.root / module / "pom.xml").read_text()
         stem = jar[: -len(".jar")]
         if f"<finalName>{stem}</finalName>" not in text and f"/{jar}<" not in text:
-            self.add(rel, line, f"COPY --from={stage.name} {source}: {module}/pom.xml names no {jar} "
-                                f"(no <finalName>{stem}</finalName>, no output file …/{jar})")
+            self.add(
+                rel,
+                line,
+                f"COPY --from={stage.name} {source}: {module}/pom.xml names no {jar} "
+                f"(no <finalName>{stem}</finalName>, no output file …/{jar})",
+            )
 
     # --- docker-compose.yml ---
 
@@ -449,7 +504,7 @@ class Linter:
         lines = text.splitlines()
 
         def line_of(needle: str) -> int:
-            return next((n + 1 for n, l in enumerate(lines) if needle in l), 1)
+            return next((n + 1 for n, line in enumerate(lines) if needle in line), 1)
 
         for name, service in (document.get("services") or {}).items():
             service = service or {}
@@ -459,11 +514,17 @@ class Linter:
                 context = (path.parent / build.get("context", ".")).resolve()
                 dockerfile = build.get("dockerfile", "Dockerfile")
                 if not context.is_dir():
-                    self.add(rel, line_of(f"context: {build.get('context')}"),
-                             f"service {name}: build context {build.get('context')} does not exist")
+                    self.add(
+                        rel,
+                        line_of(f"context: {build.get('context')}"),
+                        f"service {name}: build context {build.get('context')} does not exist",
+                    )
                 elif not (context / dockerfile).is_file():
-                    self.add(rel, line_of(f"dockerfile: {dockerfile}"),
-                             f"service {name}: Dockerfile {dockerfile} does not exist in {build.get('context', '.')}")
+                    self.add(
+                        rel,
+                        line_of(f"dockerfile: {dockerfile}"),
+                        f"service {name}: Dockerfile {dockerfile} does not exist in {build.get('context', '.')}",
+                    )
             elif service.get("image"):
                 problem = pin_problem(parse_image(str(service["image"])))
                 if problem:
@@ -473,16 +534,25 @@ class Linter:
 
     def hadolint(self, binary: str, files: list[Path]) -> None:
         config = ["--config", str(self.root / ".hadolint.yaml")] if (self.root / ".hadolint.yaml").is_file() else []
-        result = subprocess.run([binary, *config, "--no-color", "-f", "json", *(str(f.resolve()) for f in files)],
-                                capture_output=True, text=True, cwd=self.root)
+        result = subprocess.run(
+            [binary, *config, "--no-color", "-f", "json", *(str(f.resolve()) for f in files)],
+            capture_output=True,
+            text=True,
+            cwd=self.root,
+        )
         try:
             reports = json.loads(result.stdout or "[]")
         except json.JSONDecodeError:
-            self.add("hadolint", 0, f"failed (exit {result.returncode}): {result.stderr.strip() or result.stdout.strip()}")
+            self.add(
+                "hadolint", 0, f"failed (exit {result.returncode}): {result.stderr.strip() or result.stdout.strip()}"
+            )
             return
         for report in reports:
-            self.add(self._display(self.root / report["file"]), report["line"],
-                     f"hadolint {report['code']} ({report['level']}): {report['message']}")
+            self.add(
+                self._display(self.root / report["file"]),
+                report["line"],
+                f"hadolint {report['code']} ({report['level']}): {report['message']}",
+            )
         if result.returncode != 0 and not reports:
             self.add("hadolint", 0, f"failed (exit {result.returncode}): {result.stderr.strip()}")
 
@@ -537,8 +607,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dockerfiles", nargs="*", type=Path, help="default: every Dockerfile and *.Dockerfile")
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="the build context (default: .)")
-    parser.add_argument("--compose", type=Path, action="append",
-                        help="compose files to check (default: docker-compose.yml in the root, if present)")
+    parser.add_argument(
+        "--compose",
+        type=Path,
+        action="append",
+        help="compose files to check (default: docker-compose.yml in the root, if present)",
+    )
     parser.add_argument("--hadolint", help="hadolint binary to run as well")
     options = parser.parse_args(argv)
     root = options.root.resolve()

@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/select-jdk.sh
 bash scripts/lint-dockerfiles.sh
+# Linters and format checks of the code (Python: Ruff), before the slow builds.
+bash scripts/lint.sh
 bash runtime/install.sh
 # The committed Python client is what api/openapi.yaml generates.
 bash scripts/update-python-client.sh --check

@@ -3,6 +3,7 @@ anything fails here instead of passing every Dockerfile. Run by scripts/lint-doc
     python -m unittest discover -s scripts -p 'test_dockerfile_lint.py'
 The apt checks ask this machine's apt, so they run only on a Debian machine with apt lists (CI's).
 """
+
 import shutil
 import sys
 import tempfile
@@ -11,7 +12,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import dockerfile_lint  # noqa: E402
+import dockerfile_lint
 
 HOST = dockerfile_lint.host_release()
 HAS_APT = shutil.which("apt-cache") is not None and HOST is not None and HOST[0] == "debian"
@@ -76,7 +77,7 @@ class LintTest(unittest.TestCase):
     def test_apt_packages_are_checked_against_the_release(self):
         codename = HOST[1]
         findings = self.lint(f"""\
-            FROM debian:{ {'bookworm': '12.15', 'trixie': '13.1'}.get(codename, '12.15') }-slim
+            FROM debian:{ {"bookworm": "12.15", "trixie": "13.1"}.get(codename, "12.15") }-slim
             RUN apt-get update \\
                 && apt-get install -y --no-install-recommends \\
                    curl no-such-package-trainyard \\
@@ -96,10 +97,13 @@ class LintTest(unittest.TestCase):
         self.assertEqual(2, len(findings), findings)
 
     def test_apt_on_a_release_this_machine_cannot_answer_for(self):
-        findings = self.lint("""\
+        findings = self.lint(
+            """\
             FROM ubuntu:24.04
             RUN apt-get install -y curl
-            """, host=("debian", "bookworm"))
+            """,
+            host=("debian", "bookworm"),
+        )
         self.assertFinding(findings, 2, "ubuntu noble", "debian bookworm only")
 
     def test_copy_sources_and_dockerignore(self):
@@ -133,18 +137,21 @@ class LintTest(unittest.TestCase):
             RUN --mount=type=cache,target=/root/.cache/pip python3 -m pip install -r runtime/requirements.txt -c constraints.txt
             COPY runtime runtime
             RUN bash runtime/install.sh && bash runtime/missing.sh
-            """)
+            """)  # noqa: E501 (a Dockerfile fixture whose long RUN line is part of the case)
         self.assertFinding(findings, 3, "pip reads runtime/requirements.txt", "no COPY before")
         self.assertFinding(findings, 5, "constraints.txt", "no COPY before")
         self.assertFinding(findings, 7, "runtime/missing.sh", "does not exist in the build context")
         self.assertEqual(3, len(findings), findings)
 
     def test_maven_modules_and_jars(self):
-        self.write("pom.xml", """\
+        self.write(
+            "pom.xml",
+            """\
             <project xmlns="http://maven.apache.org/POM/4.0.0"><modules>
               <module>protocol</module><module>api</module><module>agent</module>
             </modules></project>
-            """)
+            """,
+        )
         self.write("protocol/pom.xml", "<project/>")
         self.write("api/pom.xml", "<project><build><finalName>trainyard-server</finalName></build></project>")
         self.write("agent/pom.xml", "<outputFile>${project.build.directory}/trainyard-agent.jar</outputFile>")
@@ -167,7 +174,9 @@ class LintTest(unittest.TestCase):
 
     def test_compose(self):
         self.write("docker/server.Dockerfile")
-        compose = self.write("docker-compose.yml", """\
+        compose = self.write(
+            "docker-compose.yml",
+            """\
             services:
               postgres:
                 image: postgres:18
@@ -181,7 +190,8 @@ class LintTest(unittest.TestCase):
                   dockerfile: docker/missing.Dockerfile
               pinned:
                 image: postgres:18.6-bookworm
-            """)
+            """,
+        )
         linter = dockerfile_lint.Linter(self.root, HOST)
         linter.lint_compose(compose)
         findings = [f"{f.line}: {f.message}" for f in linter.findings]

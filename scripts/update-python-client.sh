@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Regenerates the Python client, clients/python/src/trainyard_client, from api/openapi.yaml with openapi-generator
-# 7.17.0's python generator (its CLI jar from Maven Central). With --check it changes nothing and fails when the
-# committed client differs from what the contract generates (scripts/test.sh runs it): after changing the
-# contract, run this script and commit the result.
+# Regenerates the Python client, clients/python/generated/trainyard_client (apart from the hand-written command
+# line in clients/python/src), from api/openapi.yaml with openapi-generator 7.17.0's python generator (its CLI jar
+# from Maven Central). With --check it changes nothing and fails when the committed client differs from what the
+# contract generates (scripts/test.sh runs it): after changing the contract, run this script and commit the result.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/select-jdk.sh
 version=7.17.0
 tools=clients/python/target
 jar="$tools/openapi-generator-cli-$version.jar"
-client=clients/python/src/trainyard_client
+client=clients/python/generated/trainyard_client
 if [ ! -f "$jar" ]; then
   mvn -B -q --no-transfer-progress -N dependency:copy \
     -Dartifact="org.openapitools:openapi-generator-cli:$version" -DoutputDirectory="$tools"

@@ -1,6 +1,8 @@
 """The chaos benchmark's driver (see run.sh): starts PostgreSQL 15, two replicas and a remote agent, submits
 jobs with steady log output, kills and restarts parts at random, then waits for every job and counts."""
+
 import argparse
+import itertools
 import json
 import os
 import random
@@ -12,10 +14,10 @@ import urllib.error
 import urllib.request
 from collections import Counter, defaultdict
 
-PG_BIN = '/usr/lib/postgresql/15/bin'
-LINES = 300            # lines each attempt prints ...
-LINE_PAUSE = 0.03      # ... one every 30 ms: about 9 s of steady output
-TERMINAL = ('SUCCEEDED', 'FAILED', 'CANCELLED')
+PG_BIN = "/usr/lib/postgresql/15/bin"
+LINES = 300  # lines each attempt prints ...
+LINE_PAUSE = 0.03  # ... one every 30 ms: about 9 s of steady output
+TERMINAL = ("SUCCEEDED", "FAILED", "CANCELLED")
 
 RESOURCE_CONFIG = """shared_resource_config:
   resource_labels:
@@ -37,88 +39,127 @@ trainer_resource_config:
 
 # Each attempt records when it starts, every second while it runs, and when it ends, so attempts that ran at
 # the same time can be found afterwards (a killed attempt's last record is when it was last seen alive).
-TRAINER = """import os, sys, time
+TRAINER = f"""import os, sys, time
 job, attempt = os.environ['TRAINYARD_JOB_ID'], os.environ['TRAINYARD_ATTEMPT']
 def record(what):
     with open(sys.argv[1], 'a') as f:
         f.write('%s %s %s %d\\n' % (what, job, attempt, time.time_ns()))
 record('start')
 last = time.time()
-for i in range(1, {lines} + 1):
+for i in range(1, {LINES} + 1):
     print('line', i, flush=True)
-    time.sleep({pause})
+    time.sleep({LINE_PAUSE})
     if time.time() - last >= 1:
         record('alive')
         last = time.time()
 record('end')
-""".format(lines=LINES, pause=LINE_PAUSE)
+"""
 
 
 def free_port():
     with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
+        s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
 def as_postgres(command):
-    return (['runuser', '-u', 'postgres', '--'] if os.geteuid() == 0 else []) + command
+    return (["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []) + command
 
 
 class Chaos:
     def __init__(self, work, java):
         self.work, self.java = work, java
         self.pg_port = free_port()
-        self.ports = {'replica-a': free_port(), 'replica-b': free_port()}
+        self.ports = {"replica-a": free_port(), "replica-b": free_port()}
         self.processes = {}
         self.token = None
-        self.records = os.path.join(work, 'records.txt')
-        self.log = open(os.path.join(work, 'chaos.log'), 'a')
+        self.records = os.path.join(work, "records.txt")
+        # Open for the whole run, for every PostgreSQL command; stop() closes it.
+        self.log = open(os.path.join(work, "chaos.log"), "a")  # noqa: SIM115
 
     # --- parts -------------------------------------------------------------------------------------------
     def start_postgres(self):
-        data = os.path.join(self.work, 'pg')
+        data = os.path.join(self.work, "pg")
         if not os.path.exists(data):
-            subprocess.run(as_postgres([PG_BIN + '/initdb', '-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync']),
-                           check=True, stdout=self.log, stderr=self.log)
-            with open(os.path.join(data, 'postgresql.conf'), 'a') as conf:
-                conf.write("listen_addresses = '127.0.0.1'\nport = %d\nunix_socket_directories = '%s'\n"
-                           "max_connections = 200\n" % (self.pg_port, self.work))
-        subprocess.run(as_postgres([PG_BIN + '/pg_ctl', '-D', data, '-l', os.path.join(self.work, 'pg.log'), '-w', 'start']),
-                       check=True, stdout=self.log, stderr=self.log)
+            subprocess.run(
+                as_postgres([PG_BIN + "/initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync"]),
+                check=True,
+                stdout=self.log,
+                stderr=self.log,
+            )
+            with open(os.path.join(data, "postgresql.conf"), "a") as conf:
+                conf.write(
+                    f"listen_addresses = '127.0.0.1'\nport = {self.pg_port}\nunix_socket_directories = '{self.work}'\n"
+                    "max_connections = 200\n"
+                )
+        subprocess.run(
+            as_postgres([PG_BIN + "/pg_ctl", "-D", data, "-l", os.path.join(self.work, "pg.log"), "-w", "start"]),
+            check=True,
+            stdout=self.log,
+            stderr=self.log,
+        )
 
     def crash_postgres(self):
-        subprocess.run(as_postgres([PG_BIN + '/pg_ctl', '-D', os.path.join(self.work, 'pg'), '-m', 'immediate', 'stop']),
-                       stdout=self.log, stderr=self.log)
+        subprocess.run(
+            as_postgres([PG_BIN + "/pg_ctl", "-D", os.path.join(self.work, "pg"), "-m", "immediate", "stop"]),
+            stdout=self.log,
+            stderr=self.log,
+        )
 
     def start_replica(self, node):
         port = self.ports[node]
-        out = open(os.path.join(self.work, node + '.log'), 'a')
-        self.processes[node] = subprocess.Popen([
-            self.java, '-Xmx512m', '-jar', os.path.join(self.work, 'server.jar'), '--server.port=%d' % port,
-            '--spring.datasource.url=jdbc:postgresql://127.0.0.1:%d/postgres?user=postgres' % self.pg_port,
-            '--trainyard.data-dir=' + os.path.join(self.work, node), '--trainyard.node-id=' + node,
-            '--trainyard.local.cpu-slots=2', '--trainyard.security.rate-limits.submissions-per-second=1000',
-            # Longer than a replica takes to start again here, as the README advises for rolling restarts.
-            '--trainyard.agent.lease=45s',
-            # Unconfined trainers: they write their records to one file outside their work folders (see TRAINER).
-            '--trainyard.local.trainer-isolation=none'],
-            stdout=out, stderr=subprocess.STDOUT)
+        log = os.path.join(self.work, node + ".log")
+        # The replica writes to its own copy of the file descriptor; this one is closed once it is started.
+        with open(log, "a") as out:
+            self.processes[node] = subprocess.Popen(
+                [
+                    self.java,
+                    "-Xmx512m",
+                    "-jar",
+                    os.path.join(self.work, "server.jar"),
+                    f"--server.port={port}",
+                    f"--spring.datasource.url=jdbc:postgresql://127.0.0.1:{self.pg_port}/postgres?user=postgres",
+                    "--trainyard.data-dir=" + os.path.join(self.work, node),
+                    "--trainyard.node-id=" + node,
+                    "--trainyard.local.cpu-slots=2",
+                    "--trainyard.security.rate-limits.submissions-per-second=1000",
+                    # Longer than a replica takes to start again here, as the README advises for rolling restarts.
+                    "--trainyard.agent.lease=45s",
+                    # Unconfined trainers: they write their records to one file outside their work folders
+                    # (see TRAINER).
+                    "--trainyard.local.trainer-isolation=none",
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.time() + 180
         while time.time() < deadline:
             try:
-                urllib.request.urlopen('http://127.0.0.1:%d/actuator/health/liveness' % port, timeout=2)
-                return
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/actuator/health/liveness", timeout=2):
+                    return
             except OSError:
                 time.sleep(1)
-        raise RuntimeError(node + ' did not start: see ' + out.name)
+        raise RuntimeError(node + " did not start: see " + log)
 
     def start_agent(self):
-        servers = ','.join('http://127.0.0.1:%d' % port for port in self.ports.values())
-        out = open(os.path.join(self.work, 'agent.log'), 'a')
-        self.processes['agent'] = subprocess.Popen([
-            self.java, '-Xmx256m', '-jar', os.path.join(self.work, 'agent.jar'), '--server=' + servers,
-            '--token=' + self.agent_token, '--agent-id=remote-agent', '--data-dir=' + os.path.join(self.work, 'agent'),
-            '--cpu-slots=2', '--trainer-isolation=none'], stdout=out, stderr=subprocess.STDOUT)
+        servers = ",".join(f"http://127.0.0.1:{port}" for port in self.ports.values())
+        with open(os.path.join(self.work, "agent.log"), "a") as out:
+            self.processes["agent"] = subprocess.Popen(
+                [
+                    self.java,
+                    "-Xmx256m",
+                    "-jar",
+                    os.path.join(self.work, "agent.jar"),
+                    "--server=" + servers,
+                    "--token=" + self.agent_token,
+                    "--agent-id=remote-agent",
+                    "--data-dir=" + os.path.join(self.work, "agent"),
+                    "--cpu-slots=2",
+                    "--trainer-isolation=none",
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
 
     def kill(self, part, sig):
         process = self.processes[part]
@@ -129,40 +170,48 @@ class Chaos:
     def call(self, method, path, body=None, tries=60):
         for attempt in range(tries):
             port = list(self.ports.values())[attempt % 2]
-            request = urllib.request.Request('http://127.0.0.1:%d%s' % (port, path), method=method,
-                                             data=None if body is None else json.dumps(body).encode(),
-                                             headers={'Authorization': 'Bearer ' + self.token,
-                                                      'Content-Type': 'application/json'})
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}{path}",
+                method=method,
+                data=None if body is None else json.dumps(body).encode(),
+                headers={"Authorization": "Bearer " + self.token, "Content-Type": "application/json"},
+            )
             try:
                 with urllib.request.urlopen(request, timeout=20) as answer:
-                    return json.loads(answer.read() or b'null')
+                    return json.loads(answer.read() or b"null")
             except urllib.error.HTTPError as e:
                 if e.code < 500:
-                    raise RuntimeError('%s %s: %d %s' % (method, path, e.code, e.read()[:300]))
+                    raise RuntimeError(f"{method} {path}: {e.code} {e.read()[:300]}") from e
             except OSError:
                 pass
             time.sleep(0.5)
-        raise RuntimeError('no replica answered %s %s' % (method, path))
+        raise RuntimeError(f"no replica answered {method} {path}")
 
     def submit(self, number):
-        command = "python3 -u %s %s" % (os.path.join(self.work, 'trainer.py'), self.records)
-        task = ("taskMetadata:\n  nodeAnchorBasedLinkPredictionTaskMetadata:\n    supervisionEdgeTypes: []\n"
-                "featureFlags:\n  should_run_glt_backend: \"True\"\nsharedConfig:\n  trainedModelMetadata:\n"
-                "    trainedModelUri: outputs/model.pt\ntrainerConfig:\n  command: '%s'\n" % command)
-        body = {'jobName': 'chaos_%d' % number, 'taskConfig': task, 'resourceConfig': RESOURCE_CONFIG,
-                'retryPolicy': {'maxAttempts': 5, 'backoffSeconds': 1}}
-        return self.call('POST', '/jobs', body, tries=1000)['id']
+        command = f"python3 -u {os.path.join(self.work, 'trainer.py')} {self.records}"
+        task = (
+            "taskMetadata:\n  nodeAnchorBasedLinkPredictionTaskMetadata:\n    supervisionEdgeTypes: []\n"
+            'featureFlags:\n  should_run_glt_backend: "True"\nsharedConfig:\n  trainedModelMetadata:\n'
+            f"    trainedModelUri: outputs/model.pt\ntrainerConfig:\n  command: '{command}'\n"
+        )
+        body = {
+            "jobName": f"chaos_{number}",
+            "taskConfig": task,
+            "resourceConfig": RESOURCE_CONFIG,
+            "retryPolicy": {"maxAttempts": 5, "backoffSeconds": 1},
+        }
+        return self.call("POST", "/jobs", body, tries=1000)["id"]
 
     # --- the run -----------------------------------------------------------------------------------------
     def run(self, minutes):
-        with open(os.path.join(self.work, 'trainer.py'), 'w') as f:
+        with open(os.path.join(self.work, "trainer.py"), "w") as f:
             f.write(TRAINER)
         self.start_postgres()
-        self.start_replica('replica-a')
-        with open(os.path.join(self.work, 'replica-a', 'admin-token')) as f:
+        self.start_replica("replica-a")
+        with open(os.path.join(self.work, "replica-a", "admin-token")) as f:
             self.token = f.read().strip()
-        self.start_replica('replica-b')
-        self.agent_token = self.call('POST', '/agent-tokens', {'agentId': 'remote-agent'})['token']
+        self.start_replica("replica-b")
+        self.agent_token = self.call("POST", "/agent-tokens", {"agentId": "remote-agent"})["token"]
         self.start_agent()
 
         ids, kills = [], Counter()
@@ -174,49 +223,49 @@ class Chaos:
                 kills[self.fault()] += 1
                 next_fault = time.time() + random.uniform(10, 25)
             time.sleep(2)
-        print('== faults: %s' % ', '.join('%s %d' % kv for kv in sorted(kills.items())), flush=True)
-        print('== waiting for %d jobs to end' % len(ids), flush=True)
+        print("== faults: " + ", ".join(f"{what} {count}" for what, count in sorted(kills.items())), flush=True)
+        print(f"== waiting for {len(ids)} jobs to end", flush=True)
         deadline = time.time() + 600
         jobs = {}
         while time.time() < deadline:
-            jobs = {i: self.call('GET', '/jobs/' + i) for i in ids}
-            if all(job['state'] in TERMINAL for job in jobs.values()):
+            jobs = {i: self.call("GET", "/jobs/" + i) for i in ids}
+            if all(job["state"] in TERMINAL for job in jobs.values()):
                 break
             time.sleep(5)
         self.report(ids, jobs)
 
     def fault(self):
-        part = random.choice(['replica-a', 'replica-b', 'agent', 'postgres'])
+        part = random.choice(["replica-a", "replica-b", "agent", "postgres"])
         pause = random.uniform(3, 10)
-        if part == 'postgres':
-            what = 'postgres crash'
+        if part == "postgres":
+            what = "postgres crash"
             self.crash_postgres()
             time.sleep(pause)
             self.start_postgres()
-        elif part == 'agent':
-            what = 'agent SIGKILL'
-            self.kill('agent', signal.SIGKILL)
+        elif part == "agent":
+            what = "agent SIGKILL"
+            self.kill("agent", signal.SIGKILL)
             time.sleep(pause)
             self.start_agent()
         else:
             sig = random.choice([signal.SIGTERM, signal.SIGKILL])
-            what = '%s %s' % (part, sig.name)
+            what = f"{part} {sig.name}"
             self.kill(part, sig)
             time.sleep(pause)
             self.start_replica(part)
-        print('   %s fault: %s, back after %.0f s' % (time.strftime('%H:%M:%S'), what, pause), flush=True)
+        print(f"   {time.strftime('%H:%M:%S')} fault: {what}, back after {pause:.0f} s", flush=True)
         return what
 
     def report(self, ids, jobs):
-        states = Counter(job['state'] for job in jobs.values())
-        causes = Counter(job.get('failureCause') for job in jobs.values() if job['state'] == 'FAILED')
+        states = Counter(job["state"] for job in jobs.values())
+        causes = Counter(job.get("failureCause") for job in jobs.values() if job["state"] == "FAILED")
         lost = duplicated = 0
-        expected = ['line %d' % i for i in range(1, LINES + 1)]
+        expected = [f"line {i}" for i in range(1, LINES + 1)]
         for job_id, job in jobs.items():
-            if job['state'] != 'SUCCEEDED':
+            if job["state"] != "SUCCEEDED":
                 continue
-            page = self.call('GET', '/jobs/%s/logs?limit=10000' % job_id)
-            texts = [line['text'] for line in page['lines'] if line['attempt'] == job['attempt']]
+            page = self.call("GET", f"/jobs/{job_id}/logs?limit=10000")
+            texts = [line["text"] for line in page["lines"] if line["attempt"] == job["attempt"]]
             counts = Counter(texts)
             lost += sum(1 for text in expected if counts[text] == 0)
             duplicated += sum(count - 1 for count in counts.values() if count > 1)
@@ -226,24 +275,29 @@ class Chaos:
                 what, job, attempt, at = line.split()
                 span = spans[(job, int(attempt))]
                 at = int(at)
-                span[0] = at if what == 'start' and span[0] is None else span[0]
+                span[0] = at if what == "start" and span[0] is None else span[0]
                 span[1] = at if span[1] is None or at > span[1] else span[1]
         by_job = defaultdict(list)
-        for (job, attempt), span in spans.items():
+        for (job, _attempt), span in spans.items():
             by_job[job].append(span)
         overlapping = 0
-        for job, job_spans in by_job.items():
+        for job_spans in by_job.values():
             job_spans.sort(key=lambda span: span[0] or 0)
-            overlapping += sum(1 for a, b in zip(job_spans, job_spans[1:]) if b[0] is not None and a[1] is not None
-                               and b[0] < a[1])
-        print('== jobs submitted: %d' % len(ids))
-        print('== SUCCEEDED: %d, FAILED: %d (%s), CANCELLED: %d, not ended: %d' % (
-            states['SUCCEEDED'], states['FAILED'], ', '.join('%s %d' % kv for kv in causes.items()) or 'none',
-            states['CANCELLED'], len(ids) - sum(states[s] for s in TERMINAL)))
-        print('== attempts beyond the first: %d' % sum(job['attempt'] - 1 for job in jobs.values()))
-        print('== log lines lost: %d, duplicated: %d (of %d expected in SUCCEEDED jobs)' % (
-            lost, duplicated, states['SUCCEEDED'] * LINES))
-        print('== attempts that overlapped: %d' % overlapping)
+            overlapping += sum(
+                1 for a, b in itertools.pairwise(job_spans) if b[0] is not None and a[1] is not None and b[0] < a[1]
+            )
+        print(f"== jobs submitted: {len(ids)}")
+        print(
+            f"== SUCCEEDED: {states['SUCCEEDED']}, FAILED: {states['FAILED']} "
+            f"({', '.join(f'{cause} {count}' for cause, count in causes.items()) or 'none'}), "
+            f"CANCELLED: {states['CANCELLED']}, not ended: {len(ids) - sum(states[s] for s in TERMINAL)}"
+        )
+        print(f"== attempts beyond the first: {sum(job['attempt'] - 1 for job in jobs.values())}")
+        print(
+            f"== log lines lost: {lost}, duplicated: {duplicated} "
+            f"(of {states['SUCCEEDED'] * LINES} expected in SUCCEEDED jobs)"
+        )
+        print(f"== attempts that overlapped: {overlapping}")
 
     def stop(self):
         for process in self.processes.values():
@@ -256,20 +310,21 @@ class Chaos:
                 process.kill()
         self.crash_postgres()
         # Trainers the agents left running (none when every job ended): this run's own, by their argument.
-        for pid in filter(str.isdigit, os.listdir('/proc')):
+        for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
-                with open('/proc/%s/cmdline' % pid, 'rb') as f:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
                     if self.records.encode() in f.read():
                         os.kill(int(pid), signal.SIGKILL)
             except OSError:
                 pass
+        self.log.close()
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument('--work', required=True)
-    parser.add_argument('--java', required=True)
-    parser.add_argument('--minutes', type=float, default=10)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--java", required=True)
+    parser.add_argument("--minutes", type=float, default=10)
     args = parser.parse_args()
     chaos = Chaos(args.work, args.java)
     try:
@@ -278,5 +333,5 @@ def main():
         chaos.stop()
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     main()

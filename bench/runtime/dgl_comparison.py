@@ -51,13 +51,20 @@ def compare_with_dgl(store: GraphStore, fanout: list[int], batch: int, num_batch
         np.save(Path(folder) / "seeds.npy", batches.numpy())
         workload = {"num_nodes": store.num_nodes, "fanout": fanout, "warm_up": WARM_UP}
         (Path(folder) / "workload.json").write_text(json.dumps(workload))
-        worker = subprocess.Popen([str(DGL_PYTHON), str(HERE / "dgl_worker.py"), folder],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        worker = subprocess.Popen(
+            [str(DGL_PYTHON), str(HERE / "dgl_worker.py"), folder],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         try:
             ready = json.loads(worker.stdout.readline() or "{}")
             if not ready.get("ready"):
                 sys.exit("the DGL worker did not start (see its error above)")
-            print(f"DGL {ready['dgl']} on torch {ready['torch']}, {ready['threads']} threads, in {DGL_PYTHON.parent.parent}")
+            print(
+                f"DGL {ready['dgl']} on torch {ready['torch']}, {ready['threads']} threads, "
+                f"in {DGL_PYTHON.parent.parent}"
+            )
             for seeds in batches[:WARM_UP]:
                 sampler.sample(seeds)
             ours, theirs = [], []
@@ -67,8 +74,10 @@ def compare_with_dgl(store: GraphStore, fanout: list[int], batch: int, num_batch
                 worker.stdin.flush()
                 theirs.append(json.loads(worker.stdout.readline()))
                 (our_edges, our_batches), (dgl_edges, dgl_batches) = rates(ours[-1]), rates(theirs[-1])
-                print(f"round {round_number}: trainyard {our_edges / 1e6:.2f} M edges/s {our_batches:.1f} batches/s | "
-                      f"DGL {dgl_edges / 1e6:.2f} M edges/s {dgl_batches:.1f} batches/s")
+                print(
+                    f"round {round_number}: trainyard {our_edges / 1e6:.2f} M edges/s {our_batches:.1f} batches/s | "
+                    f"DGL {dgl_edges / 1e6:.2f} M edges/s {dgl_batches:.1f} batches/s"
+                )
         finally:
             worker.stdin.close()
             worker.wait(timeout=60)
@@ -76,8 +85,19 @@ def compare_with_dgl(store: GraphStore, fanout: list[int], batch: int, num_batch
     our_batches = statistics.median(rates(run)[1] for run in ours)
     dgl_edges = statistics.median(rates(run)[0] for run in theirs)
     dgl_batches = statistics.median(rates(run)[1] for run in theirs)
-    print(f"workload: {num_batches} batches of {batch} distinct seeds, fanout {fanout}, median of {rounds} alternating runs")
-    print(f"edges per batch: trainyard {ours[0]['edges'] / num_batches / 1e3:.1f}k, DGL {theirs[0]['edges'] / num_batches / 1e3:.1f}k")
-    print(f"trainyard (native, {torch.get_num_threads()} threads): {our_edges / 1e6:.2f} M sampled edges/s, {our_batches:.1f} batches/s")
-    print(f"DGL {ready['dgl']} sample_blocks:        {dgl_edges / 1e6:.2f} M sampled edges/s, {dgl_batches:.1f} batches/s")
+    print(
+        f"workload: {num_batches} batches of {batch} distinct seeds, fanout {fanout}, "
+        f"median of {rounds} alternating runs"
+    )
+    print(
+        f"edges per batch: trainyard {ours[0]['edges'] / num_batches / 1e3:.1f}k, "
+        f"DGL {theirs[0]['edges'] / num_batches / 1e3:.1f}k"
+    )
+    print(
+        f"trainyard (native, {torch.get_num_threads()} threads): {our_edges / 1e6:.2f} M sampled edges/s, "
+        f"{our_batches:.1f} batches/s"
+    )
+    print(
+        f"DGL {ready['dgl']} sample_blocks:        {dgl_edges / 1e6:.2f} M sampled edges/s, {dgl_batches:.1f} batches/s"
+    )
     print(f"ratio trainyard / DGL: {our_edges / dgl_edges:.2f}x edges/s, {our_batches / dgl_batches:.2f}x batches/s")

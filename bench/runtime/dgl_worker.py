@@ -33,14 +33,18 @@ def main() -> None:
     sampler = dgl.dataloading.NeighborSampler(list(reversed(spec["fanout"])))
     for seeds in batches[: spec["warm_up"]]:
         sampler.sample_blocks(graph, seeds)
-    print(json.dumps({"ready": True, "dgl": dgl.__version__, "torch": torch.__version__,
-                      "threads": torch.get_num_threads()}), flush=True)
+    print(
+        json.dumps(
+            {"ready": True, "dgl": dgl.__version__, "torch": torch.__version__, "threads": torch.get_num_threads()}
+        ),
+        flush=True,
+    )
     for line in sys.stdin:
         if line.strip() != "run":
             continue
         edges = 0
         started = time.perf_counter()
-        for seeds in batches[spec["warm_up"]:]:
+        for seeds in batches[spec["warm_up"] :]:
             _, _, blocks = sampler.sample_blocks(graph, seeds)
             edges += sum(block.num_edges() for block in blocks)
         elapsed = time.perf_counter() - started

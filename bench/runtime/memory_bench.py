@@ -23,8 +23,8 @@ import torch
 import torch.multiprocessing as mp
 
 from trainyard_runtime.allocator import retain_freed_memory
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.data.splits import SplitFractions
 from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
 from trainyard_runtime.sampler import NeighborSampler
 
@@ -52,15 +52,25 @@ def store_mappings(folder: Path) -> dict[str, int]:
 
 
 def worker(rank: int, world_size: int, port: int, options: argparse.Namespace, out: str) -> None:
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE=str(world_size), RANK=str(rank),
-                      LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE=str(world_size))
+    os.environ.update(
+        MASTER_ADDR="127.0.0.1",
+        MASTER_PORT=str(port),
+        WORLD_SIZE=str(world_size),
+        RANK=str(rank),
+        LOCAL_RANK=str(rank),
+        LOCAL_WORLD_SIZE=str(world_size),
+    )
     retain_freed_memory()
     context = join_process_group(use_cuda=False)
     try:
         private_before = status_kib("RssAnon")
         folder = Path(options.store_dir) / f"trainyard-memory-bench-{port}"
-        data_args = {"source": "rmat", "scale": options.scale, "avg_degree": options.degree,
-                     "feature_dim": options.feature_dim}
+        data_args = {
+            "source": "rmat",
+            "scale": options.scale,
+            "avg_degree": options.degree,
+            "feature_dim": options.feature_dim,
+        }
         dataset = share_dataset(
             context, lambda: build_dataset(data_args, SplitFractions(), "node_classification", Path.cwd()), folder
         )
@@ -104,23 +114,31 @@ def main() -> None:
         reports = [json.loads(Path(out, f"rank{rank}.json").read_text()) for rank in range(options.workers)]
     first = reports[0]
     store_mib = first["store_bytes"] / MIB
-    print(f"graph: RMAT scale {options.scale}, {first['num_nodes']:,} nodes, {first['num_edges']:,} directed edges; "
-          f"{options.workers} workers, {options.batches} batches of 1024 seeds, fanout [15, 10, 5] each")
-    print(f"graph store: {store_mib:.1f} MiB shared (structure {first['structure_bytes'] / MIB:.1f} MiB = "
-          f"{first['structure_bytes'] / first['num_edges']:.2f} bytes per edge all in, features and labels the rest)")
+    print(
+        f"graph: RMAT scale {options.scale}, {first['num_nodes']:,} nodes, {first['num_edges']:,} directed edges; "
+        f"{options.workers} workers, {options.batches} batches of 1024 seeds, fanout [15, 10, 5] each"
+    )
+    print(
+        f"graph store: {store_mib:.1f} MiB shared (structure {first['structure_bytes'] / MIB:.1f} MiB = "
+        f"{first['structure_bytes'] / first['num_edges']:.2f} bytes per edge all in, features and labels the rest)"
+    )
     for report in reports:
         mapping = report["store_mapping_kib"]
         private_added = (report["private_after_kib"] - report["private_before_kib"]) / 1024
         store_private = (mapping["Private_Clean"] + mapping["Private_Dirty"]) / 1024
-        print(f"rank {report['rank']}: peak RSS {report['peak_rss_kib'] / 1024:.0f} MiB | store pages resident "
-              f"{mapping['Rss'] / 1024:.0f} MiB (proportional share {mapping['Pss'] / 1024:.0f} MiB, private "
-              f"{store_private:.0f} MiB) | private memory added by joining the store and sampling {private_added:.0f} MiB")
+        print(
+            f"rank {report['rank']}: peak RSS {report['peak_rss_kib'] / 1024:.0f} MiB | store pages resident "
+            f"{mapping['Rss'] / 1024:.0f} MiB (proportional share {mapping['Pss'] / 1024:.0f} MiB, private "
+            f"{store_private:.0f} MiB) | private memory added by joining the store and sampling {private_added:.0f} MiB"
+        )
     for report in reports[1:]:
         mapping = report["store_mapping_kib"]
         added = (report["private_after_kib"] - report["private_before_kib"]) / 1024
         added += (mapping["Private_Clean"] + mapping["Private_Dirty"]) / 1024
-        print(f"rank {report['rank']} adds {added:.1f} MiB = {100 * added / max(store_mib, 1e-9):.1f} % of the "
-              f"{store_mib:.1f} MiB graph rank 0 holds (target < 10 %)")
+        print(
+            f"rank {report['rank']} adds {added:.1f} MiB = {100 * added / max(store_mib, 1e-9):.1f} % of the "
+            f"{store_mib:.1f} MiB graph rank 0 holds (target < 10 %)"
+        )
 
 
 if __name__ == "__main__":

@@ -21,19 +21,18 @@ import platform
 import time
 
 import torch
+from dgl_comparison import compare_with_dgl
 
 from trainyard_runtime.allocator import retain_freed_memory
+from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.data.edge_lists import both_directions
 from trainyard_runtime.data.generators import rmat
 from trainyard_runtime.data.graph_store import GraphStore
-from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.loader.node_loader import to_data
 from trainyard_runtime.loader.prefetch import prefetched
 from trainyard_runtime.models import GraphSAGE, NodeClassifier
 from trainyard_runtime.sampler import NeighborSampler
 from trainyard_runtime.training_loop import adamw
-
-from dgl_comparison import compare_with_dgl
 
 
 def synchronize(device: torch.device) -> None:
@@ -45,7 +44,9 @@ def measure_sampling(store: GraphStore, fanout: list[int], batch: int, batches: 
     sampler = NeighborSampler(store, fanout, seed=1)
     generator = torch.Generator().manual_seed(2)
     warm_up = 5  # allocator pools, page faults, CUDA kernels
-    seed_batches = [torch.randint(store.num_nodes, (batch,), generator=generator).unique() for _ in range(batches + warm_up)]
+    seed_batches = [
+        torch.randint(store.num_nodes, (batch,), generator=generator).unique() for _ in range(batches + warm_up)
+    ]
     for seeds in seed_batches[:warm_up]:
         sampler.sample(seeds)
     synchronize(device)
@@ -58,8 +59,9 @@ def measure_sampling(store: GraphStore, fanout: list[int], batch: int, batches: 
     return {"batches_per_s": batches / elapsed, "edges_per_s": edges / elapsed, "edges_per_batch": edges / batches}
 
 
-def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batches: int, device: torch.device,
-                     profile_to: str = "") -> dict:
+def measure_training(
+    dataset: GraphDataset, fanout: list[int], batch: int, batches: int, device: torch.device, profile_to: str = ""
+) -> dict:
     """Times ``batches`` training steps (0: a whole epoch, every node once as a seed). With ``profile_to`` the
     timed steps run under torch.profiler: the top operators are printed and a Chrome trace is written there."""
     store = dataset.store
@@ -102,12 +104,18 @@ def measure_training(dataset: GraphDataset, fanout: list[int], batch: int, batch
         print(averages.table(sort_by=sort_by, row_limit=15))
         if device.type == "cuda":
             kernel_seconds = sum(event.self_device_time_total for event in averages) / 1e6
-            print(f"GPU busy {100 * kernel_seconds / (per_batch * timed):.1f} % of the timed steps' wall time "
-                  f"({kernel_seconds:.3f} s of kernels in {per_batch * timed:.3f} s)")
+            print(
+                f"GPU busy {100 * kernel_seconds / (per_batch * timed):.1f} % of the timed steps' wall time "
+                f"({kernel_seconds:.3f} s of kernels in {per_batch * timed:.3f} s)"
+            )
         profiler.export_chrome_trace(profile_to)
         print(f"Chrome trace of the {device.type} training steps: {profile_to}")
-    return {"seconds_per_batch": per_batch, "seconds_per_epoch": per_batch * batches_per_epoch,
-            "batches_per_epoch": batches_per_epoch, "mean_loss": loss_sum.item() / timed}
+    return {
+        "seconds_per_batch": per_batch,
+        "seconds_per_epoch": per_batch * batches_per_epoch,
+        "batches_per_epoch": batches_per_epoch,
+        "mean_loss": loss_sum.item() / timed,
+    }
 
 
 def profiling(device: torch.device, trace_path: str):
@@ -128,19 +136,31 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1024, help="seed nodes per mini-batch (default 1024)")
     parser.add_argument("--feature-dim", type=int, default=64, help="node feature dimension (default 64)")
     parser.add_argument("--sampling-batches", type=int, default=20, help="timed sampling batches per device")
-    parser.add_argument("--training-batches", type=int, default=10,
-                        help="timed training batches per device (0: a whole epoch)")
-    parser.add_argument("--products", action="store_true",
-                        help="ogbn-products-sized graph: RMAT scale 21 (2.1 M nodes), degree 60 (~62 M undirected "
-                             "edges), 100 features")
-    parser.add_argument("--profile", default="", metavar="TRACE_PREFIX",
-                        help="run the timed training steps under torch.profiler; print the top operators and write "
-                             "TRACE_PREFIX-<device>.json (Chrome trace)")
+    parser.add_argument(
+        "--training-batches", type=int, default=10, help="timed training batches per device (0: a whole epoch)"
+    )
+    parser.add_argument(
+        "--products",
+        action="store_true",
+        help="ogbn-products-sized graph: RMAT scale 21 (2.1 M nodes), degree 60 (~62 M undirected edges), 100 features",
+    )
+    parser.add_argument(
+        "--profile",
+        default="",
+        metavar="TRACE_PREFIX",
+        help="run the timed training steps under torch.profiler; print the top operators and write "
+        "TRACE_PREFIX-<device>.json (Chrome trace)",
+    )
     parser.add_argument("--cuda-only", action="store_true", help="skip the CPU measurements (for GPU runs)")
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (default: torch's choice)")
-    parser.add_argument("--compare-dgl", action="store_true",
-                        help="time the CPU sampler against DGL 2.1.0 (its own venv, install-dgl.sh) and print the ratio")
-    parser.add_argument("--compare-batches", type=int, default=60, help="--compare-dgl: timed batches per run (default 60)")
+    parser.add_argument(
+        "--compare-dgl",
+        action="store_true",
+        help="time the CPU sampler against DGL 2.1.0 (its own venv, install-dgl.sh) and print the ratio",
+    )
+    parser.add_argument(
+        "--compare-batches", type=int, default=60, help="--compare-dgl: timed batches per run (default 60)"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="--compare-dgl: alternating runs per sampler (default 5)")
     options = parser.parse_args()
     retain_freed_memory()  # as the trainer does
@@ -150,8 +170,10 @@ def main() -> None:
     if options.products:
         options.scale, options.degree, options.feature_dim = 21, 60, 100
 
-    print(f"Trainyard runtime sampling benchmark — torch {torch.__version__}, {platform.processor() or platform.machine()}, "
-          f"{torch.get_num_threads()} CPU threads")
+    print(
+        f"Trainyard runtime sampling benchmark — torch {torch.__version__}, "
+        f"{platform.processor() or platform.machine()}, {torch.get_num_threads()} CPU threads"
+    )
     started = time.perf_counter()
     raw = rmat(options.scale, options.degree, options.feature_dim, num_classes=8, seed=0)
     edge_index, _ = both_directions(raw.edge_index)
@@ -160,17 +182,23 @@ def main() -> None:
     del raw, edge_index
     index_bytes = store.indices.numel() * store.indices.element_size()
     pointer_bytes = store.indptr.numel() * store.indptr.element_size()
-    print(f"graph: RMAT scale {options.scale} (Graph500 a=.57 b=.19 c=.19 d=.05): {store.num_nodes:,} nodes, "
-          f"{store.num_edges:,} directed edges (avg degree {store.num_edges / store.num_nodes:.1f}), "
-          f"built in {time.perf_counter() - started:.1f}s")
-    print(f"graph store: structure {store.structure_bytes() / 2**20:.1f} MiB = "
-          f"{index_bytes / store.num_edges:.2f} bytes/edge (int32 indices) + {pointer_bytes / store.num_nodes:.2f} "
-          f"bytes/node (int64 indptr) = {store.structure_bytes() / store.num_edges:.2f} bytes per edge all in; "
-          f"features {store.features.numel() * store.features.element_size() / 2**20:.1f} MiB")
+    print(
+        f"graph: RMAT scale {options.scale} (Graph500 a=.57 b=.19 c=.19 d=.05): {store.num_nodes:,} nodes, "
+        f"{store.num_edges:,} directed edges (avg degree {store.num_edges / store.num_nodes:.1f}), "
+        f"built in {time.perf_counter() - started:.1f}s"
+    )
+    print(
+        f"graph store: structure {store.structure_bytes() / 2**20:.1f} MiB = "
+        f"{index_bytes / store.num_edges:.2f} bytes/edge (int32 indices) + {pointer_bytes / store.num_nodes:.2f} "
+        f"bytes/node (int64 indptr) = {store.structure_bytes() / store.num_edges:.2f} bytes per edge all in; "
+        f"features {store.features.numel() * store.features.element_size() / 2**20:.1f} MiB"
+    )
     if options.compare_dgl:
         compare_with_dgl(store, fanout, options.batch, options.compare_batches, options.rounds)
         return
-    print(f"workload: fanout {fanout}, batch {options.batch} seeds, GraphSAGE hidden 64 on {options.feature_dim} features")
+    print(
+        f"workload: fanout {fanout}, batch {options.batch} seeds, GraphSAGE hidden 64 on {options.feature_dim} features"
+    )
 
     devices = [] if options.cuda_only else [torch.device("cpu")]
     if torch.cuda.is_available():
@@ -181,15 +209,19 @@ def main() -> None:
         placed = dataset if device.type == "cpu" else GraphDataset(store.to(device), dataset.labels.to(device))
         name = "CPU" if device.type == "cpu" else f"CUDA ({torch.cuda.get_device_name(device)})"
         sampling = measure_sampling(placed.store, fanout, options.batch, options.sampling_batches, device)
-        print(f"{name}: sampling {sampling['edges_per_s'] / 1e6:.2f} M sampled edges/s, "
-              f"{sampling['batches_per_s']:.2f} mini-batches/s ({sampling['edges_per_batch'] / 1e3:.0f}k edges/batch, "
-              f"{options.sampling_batches} batches)")
+        print(
+            f"{name}: sampling {sampling['edges_per_s'] / 1e6:.2f} M sampled edges/s, "
+            f"{sampling['batches_per_s']:.2f} mini-batches/s ({sampling['edges_per_batch'] / 1e3:.0f}k edges/batch, "
+            f"{options.sampling_batches} batches)"
+        )
         trace = f"{options.profile}-{device.type}.json" if options.profile else ""
         training = measure_training(placed, fanout, options.batch, options.training_batches, device, trace)
         basis = f"estimated from {options.training_batches} batches" if options.training_batches else "one whole epoch"
-        print(f"{name}: GraphSAGE training {training['seconds_per_batch']:.3f} s/batch -> "
-              f"{training['seconds_per_epoch']:.2f} s/epoch ({training['batches_per_epoch']} batches of {options.batch}; "
-              f"{basis}); mean training loss over those batches {training['mean_loss']:.4f}")
+        print(
+            f"{name}: GraphSAGE training {training['seconds_per_batch']:.3f} s/batch -> "
+            f"{training['seconds_per_epoch']:.2f} s/epoch ({training['batches_per_epoch']} batches of {options.batch}; "
+            f"{basis}); mean training loss over those batches {training['mean_loss']:.4f}"
+        )
 
 
 if __name__ == "__main__":

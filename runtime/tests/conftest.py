@@ -1,8 +1,8 @@
 import pytest
 import torch
 
-from trainyard_runtime.data.generators import rmat
 from trainyard_runtime.data.edge_lists import both_directions
+from trainyard_runtime.data.generators import rmat
 from trainyard_runtime.data.graph_store import GraphStore
 
 # CI shares two cores with a Java build; one intra-op thread keeps the tests predictable.

@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Optional
 
 import yaml
 
@@ -30,14 +29,20 @@ RESOURCE_CONFIG = {
 
 def task_config(task: str, data_args: dict, trainer_args: dict, **shared) -> dict:
     metadata = (
-        {"nodeAnchorBasedLinkPredictionTaskMetadata": {"supervisionEdgeTypes": [{"srcNodeType": "n", "relation": "r", "dstNodeType": "n"}]}}
+        {
+            "nodeAnchorBasedLinkPredictionTaskMetadata": {
+                "supervisionEdgeTypes": [{"srcNodeType": "n", "relation": "r", "dstNodeType": "n"}]
+            }
+        }
         if task == "link_prediction"
         else {"nodeBasedTaskMetadata": {"supervisionNodeTypes": ["n"]}}
     )
     return {
         "taskMetadata": metadata,
         "graphMetadata": {"nodeTypes": ["n"], "edgeTypes": [{"srcNodeType": "n", "relation": "r", "dstNodeType": "n"}]},
-        "datasetConfig": {"dataPreprocessorConfig": {"dataPreprocessorArgs": {k: str(v) for k, v in data_args.items()}}},
+        "datasetConfig": {
+            "dataPreprocessorConfig": {"dataPreprocessorArgs": {k: str(v) for k, v in data_args.items()}}
+        },
         "sharedConfig": {
             "trainedModelMetadata": {
                 "trainedModelUri": "outputs/model.pt",
@@ -71,11 +76,16 @@ class Job:
 
     def argv(self, extra: list[str]) -> list[str]:
         return [
-            sys.executable, "-m", "trainyard_runtime.train", "--job_name=test-job",
-            f"--task_config_uri=file://{self.task_path}", f"--resource_config_uri=file://{self.resource_path}", *extra,
+            sys.executable,
+            "-m",
+            "trainyard_runtime.train",
+            "--job_name=test-job",
+            f"--task_config_uri=file://{self.task_path}",
+            f"--resource_config_uri=file://{self.resource_path}",
+            *extra,
         ]
 
-    def run(self, *extra: str, env: Optional[dict] = None, timeout: float = 240) -> subprocess.CompletedProcess:
+    def run(self, *extra: str, env: dict | None = None, timeout: float = 240) -> subprocess.CompletedProcess:
         environment = {**os.environ, "OMP_NUM_THREADS": "1", **(env or {})}
         return subprocess.run(
             self.argv(list(extra)), cwd=self.work_dir, env=environment, capture_output=True, text=True, timeout=timeout
@@ -84,12 +94,24 @@ class Job:
     def start_rank(self, rank: int, world_size: int, port: int, *extra: str) -> subprocess.Popen:
         """One rank as the server starts it for localTrainerConfig.numWorkers > 1."""
         env = {
-            **os.environ, "OMP_NUM_THREADS": "1", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port),
-            "WORLD_SIZE": str(world_size), "RANK": str(rank), "LOCAL_RANK": str(rank),
-            "LOCAL_WORLD_SIZE": str(world_size), "GIGL_COMPONENT": "Trainer",
+            **os.environ,
+            "OMP_NUM_THREADS": "1",
+            "MASTER_ADDR": "127.0.0.1",
+            "MASTER_PORT": str(port),
+            "WORLD_SIZE": str(world_size),
+            "RANK": str(rank),
+            "LOCAL_RANK": str(rank),
+            "LOCAL_WORLD_SIZE": str(world_size),
+            "GIGL_COMPONENT": "Trainer",
         }
-        return subprocess.Popen(self.argv(list(extra)), cwd=self.work_dir, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            self.argv(list(extra)),
+            cwd=self.work_dir,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
     def metrics(self) -> dict[str, float]:
         """The test metrics of the eval metrics file, which has GiGL's (KFP's) format."""

@@ -4,11 +4,11 @@ import os
 
 import torch
 import torch.multiprocessing as mp
-
 from jobs import free_port
+
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.data.splits import SplitFractions
 from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
@@ -17,17 +17,32 @@ from trainyard_runtime.training_loop import TrainingLoop
 
 
 def _one_step(rank: int, port: int, folder: str) -> None:
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE="2", RANK=str(rank),
-                      LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE="2")
+    os.environ.update(
+        MASTER_ADDR="127.0.0.1",
+        MASTER_PORT=str(port),
+        WORLD_SIZE="2",
+        RANK=str(rank),
+        LOCAL_RANK=str(rank),
+        LOCAL_WORLD_SIZE="2",
+    )
     context = join_process_group(use_cuda=False)
     try:
         data_args = {"source": "planted_partition", "num_nodes": "400", "num_communities": "8"}
         dataset = share_dataset(
-            context, lambda: build_dataset(data_args, SplitFractions(), "link_prediction", None),
+            context,
+            lambda: build_dataset(data_args, SplitFractions(), "link_prediction", None),
             __import__("pathlib").Path(folder) / "store",
         )
-        args = TrainerArgs.parse({"num_max_train_batches": "2", "main_batch_size": "32", "random_batch_size": "32",
-                                  "num_val_batches": "2", "val_every_n_batch": "100", "log_every_n_batch": "100"})
+        args = TrainerArgs.parse(
+            {
+                "num_max_train_batches": "2",
+                "main_batch_size": "32",
+                "random_batch_size": "32",
+                "num_val_batches": "2",
+                "val_every_n_batch": "100",
+                "log_every_n_batch": "100",
+            }
+        )
         torch.manual_seed(0)  # the same initial parameters on both ranks, as DDP's broadcast would make them
         task = LinkPredictionTask(dataset, args, context)
         initial = {k: v.clone() for k, v in task.model.state_dict().items()}

@@ -4,15 +4,30 @@ import glob
 
 import pytest
 import torch
+from jobs import Job, free_port, task_config
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-from jobs import Job, free_port, task_config
-
-LINK_DATA = dict(source="planted_partition", num_nodes=2048, num_communities=128, avg_degree=12,
-                 intra_fraction=0.95, feature_dim=16, seed=3)
-LINK_ARGS = dict(num_neighbors="[8, 8]", main_batch_size=128, random_batch_size=128, hid_dim=32, out_dim=32,
-                 learning_rate=0.005, num_max_train_batches=120, num_val_batches=2, val_every_n_batch=60,
-                 log_every_n_batch=20)
+LINK_DATA = {
+    "source": "planted_partition",
+    "num_nodes": 2048,
+    "num_communities": 128,
+    "avg_degree": 12,
+    "intra_fraction": 0.95,
+    "feature_dim": 16,
+    "seed": 3,
+}
+LINK_ARGS = {
+    "num_neighbors": "[8, 8]",
+    "main_batch_size": 128,
+    "random_batch_size": 128,
+    "hid_dim": 32,
+    "out_dim": 32,
+    "learning_rate": 0.005,
+    "num_max_train_batches": 120,
+    "num_val_batches": 2,
+    "val_every_n_batch": 60,
+    "log_every_n_batch": 20,
+}
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +58,15 @@ def test_link_prediction_prints_progress_and_writes_loadable_outputs(link_job):
     events = EventAccumulator(glob.glob(str(job.work_dir / "outputs" / "tensorboard"))[0])
     events.Reload()
     tags = set(events.Tags()["scalars"])
-    for tag in ("train/loss", "train/learning_rate", "train/mini_batches_per_second",
-                "train/sampled_edges_per_second", "val/loss", "val/mrr", "test/mrr"):
+    for tag in (
+        "train/loss",
+        "train/learning_rate",
+        "train/mini_batches_per_second",
+        "train/sampled_edges_per_second",
+        "val/loss",
+        "val/mrr",
+        "test/mrr",
+    ):
         assert tag in tags
     losses = [event.value for event in events.Scalars("train/loss")]
     assert len(losses) == 6 and losses[-1] < losses[0]
@@ -63,10 +85,28 @@ def test_skip_training_evaluates_the_saved_model(link_job, tmp_path):
 
 
 def test_node_classification_reaches_high_accuracy(tmp_path):
-    data = dict(source="planted_partition", num_nodes=2000, num_communities=6, avg_degree=10,
-                intra_fraction=0.85, feature_dim=16, feature_noise=4.0, seed=5)
-    args = dict(num_neighbors="[10, 5]", train_batch_size=64, num_classes=6, hid_dim=32, out_dim=32, learning_rate=0.01,
-                num_max_train_batches=80, num_val_batches=4, val_every_n_batch=40, log_every_n_batch=20)
+    data = {
+        "source": "planted_partition",
+        "num_nodes": 2000,
+        "num_communities": 6,
+        "avg_degree": 10,
+        "intra_fraction": 0.85,
+        "feature_dim": 16,
+        "feature_noise": 4.0,
+        "seed": 5,
+    }
+    args = {
+        "num_neighbors": "[10, 5]",
+        "train_batch_size": 64,
+        "num_classes": 6,
+        "hid_dim": 32,
+        "out_dim": 32,
+        "learning_rate": 0.01,
+        "num_max_train_batches": 80,
+        "num_val_batches": 4,
+        "val_every_n_batch": 40,
+        "log_every_n_batch": 20,
+    }
     job = Job(tmp_path, task_config("node_classification", data, args))
     result = job.run()
     assert result.returncode == 0, result.stderr
@@ -78,9 +118,25 @@ def test_node_classification_reaches_high_accuracy(tmp_path):
 
 def test_two_server_started_ranks_train_together(tmp_path):
     """WORLD_SIZE=2 processes started separately (as the server does) join one gloo world."""
-    data = dict(source="planted_partition", num_nodes=800, num_communities=4, avg_degree=8, feature_dim=8, seed=1)
-    args = dict(num_neighbors="[5, 5]", train_batch_size=32, num_classes=4, hid_dim=16, out_dim=16, num_max_train_batches=8,
-                num_val_batches=2, val_every_n_batch=4, log_every_n_batch=2)
+    data = {
+        "source": "planted_partition",
+        "num_nodes": 800,
+        "num_communities": 4,
+        "avg_degree": 8,
+        "feature_dim": 8,
+        "seed": 1,
+    }
+    args = {
+        "num_neighbors": "[5, 5]",
+        "train_batch_size": 32,
+        "num_classes": 4,
+        "hid_dim": 16,
+        "out_dim": 16,
+        "num_max_train_batches": 8,
+        "num_val_batches": 2,
+        "val_every_n_batch": 4,
+        "log_every_n_batch": 2,
+    }
     job = Job(tmp_path, task_config("node_classification", data, args))
     port = free_port()
     ranks = [job.start_rank(rank, 2, port) for rank in (0, 1)]

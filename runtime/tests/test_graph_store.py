@@ -9,13 +9,15 @@ import pyarrow.parquet as pq
 import torch
 import yaml
 
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data.dataset import GraphDataset, build_dataset
 from trainyard_runtime.data.shared_tensors import open_tensors, publish_tensors
-from trainyard_runtime.data.splits import SplitFractions
 
 
 def test_structure_fits_the_memory_budget():
-    dataset = build_dataset({"source": "rmat", "scale": "12", "avg_degree": "16"}, SplitFractions(), "node_classification", None)
+    dataset = build_dataset(
+        {"source": "rmat", "scale": "12", "avg_degree": "16"}, SplitFractions(), "node_classification", None
+    )
     store = dataset.store
     assert store.indices.dtype == torch.int32 and store.indptr.dtype == torch.int64
     assert store.num_edges > 30_000
@@ -29,7 +31,9 @@ def test_float16_features_halve_feature_memory():
 
 
 def test_published_store_is_one_shared_copy(tmp_path):
-    dataset = build_dataset({"source": "planted_partition", "num_nodes": "300"}, SplitFractions(), "link_prediction", None)
+    dataset = build_dataset(
+        {"source": "planted_partition", "num_nodes": "300"}, SplitFractions(), "link_prediction", None
+    )
     publish_tensors(tmp_path / "store", dataset.tensors())
     first = GraphDataset.from_tensors(open_tensors(tmp_path / "store"))
     second = GraphDataset.from_tensors(open_tensors(tmp_path / "store"))
@@ -50,12 +54,21 @@ def test_published_store_is_one_shared_copy(tmp_path):
 def test_graph_from_npy_and_parquet_files(tmp_path):
     edges = np.array([[0, 1, 2, 3, 4, 0], [1, 2, 3, 4, 5, 5]], dtype=np.int64)
     np.save(tmp_path / "edges.npy", edges)
-    pq.write_table(pa.table({"node_id": [5, 4, 3, 2, 1, 0], "f0": [5.0, 4, 3, 2, 1, 0], "f1": [1.0] * 6}), tmp_path / "nodes.parquet")
+    pq.write_table(
+        pa.table({"node_id": [5, 4, 3, 2, 1, 0], "f0": [5.0, 4, 3, 2, 1, 0], "f1": [1.0] * 6}),
+        tmp_path / "nodes.parquet",
+    )
     pq.write_table(pa.table({"node_id": list(range(6)), "label": [0, 0, 0, 1, 1, 1]}), tmp_path / "labels.parquet")
-    (tmp_path / "meta.yaml").write_text(yaml.safe_dump({
-        "edges_uri": "edges.npy", "node_features_uri": "nodes.parquet", "node_labels_uri": "labels.parquet",
-        "node_id_column": "node_id",
-    }))
+    (tmp_path / "meta.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "edges_uri": "edges.npy",
+                "node_features_uri": "nodes.parquet",
+                "node_labels_uri": "labels.parquet",
+                "node_id_column": "node_id",
+            }
+        )
+    )
     args = {"source": "files", "preprocessed_metadata_uri": "meta.yaml"}
     dataset = build_dataset(args, SplitFractions(), "node_classification", tmp_path)
     store = dataset.store

@@ -2,14 +2,14 @@
 
 import pytest
 import torch
-
 from jobs import Job
+
 from trainyard_runtime.config.graph_metadata import EdgeType, GraphMetadata
 from trainyard_runtime.config.params import ConfigError
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.task_config import normalise_keys
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.hetero_dataset import build_hetero_dataset
-from trainyard_runtime.data.splits import SplitFractions
 from trainyard_runtime.loader.hetero_loaders import HeteroAnchorLinkLoader, HeteroBatch
 from trainyard_runtime.models.hetero_graphsage import HeteroGraphSAGE
 from trainyard_runtime.sampler.hetero import HeteroNeighborSampler
@@ -19,8 +19,14 @@ TERM_PAPER, PAPER_TERM = EdgeType("term", "to", "paper"), EdgeType("paper", "to"
 CITES = EdgeType("paper", "cites", "paper")
 EDGE_TYPES = (AUTHOR_PAPER, PAPER_AUTHOR, TERM_PAPER, PAPER_TERM, CITES)
 GRAPH = GraphMetadata(("author", "paper", "term"), EDGE_TYPES)
-SMALL = {"source": "dblp_like", "num_authors": "256", "num_papers": "512", "num_terms": "64", "num_communities": "32",
-         "seed": "1"}
+SMALL = {
+    "source": "dblp_like",
+    "num_authors": "256",
+    "num_papers": "512",
+    "num_terms": "64",
+    "num_communities": "32",
+    "seed": "1",
+}
 
 
 def _edge_type_yaml(edge_type: EdgeType) -> dict:
@@ -29,22 +35,39 @@ def _edge_type_yaml(edge_type: EdgeType) -> dict:
 
 def test_graph_metadata_reads_gigls_condensed_maps_in_id_order():
     # GiGL's config populator writes condensedEdgeTypeMap / condensedNodeTypeMap (proto maps, string keys in YAML).
-    section = normalise_keys({
-        "nodeTypes": ["paper", "author"],
-        "edgeTypes": [_edge_type_yaml(PAPER_AUTHOR)],
-        "condensedNodeTypeMap": {"1": "paper", "0": "author", "2": "term"},
-        "condensedEdgeTypeMap": {"1": _edge_type_yaml(PAPER_AUTHOR), "0": _edge_type_yaml(AUTHOR_PAPER),
-                                 "2": _edge_type_yaml(TERM_PAPER)},
-    })
+    section = normalise_keys(
+        {
+            "nodeTypes": ["paper", "author"],
+            "edgeTypes": [_edge_type_yaml(PAPER_AUTHOR)],
+            "condensedNodeTypeMap": {"1": "paper", "0": "author", "2": "term"},
+            "condensedEdgeTypeMap": {
+                "1": _edge_type_yaml(PAPER_AUTHOR),
+                "0": _edge_type_yaml(AUTHOR_PAPER),
+                "2": _edge_type_yaml(TERM_PAPER),
+            },
+        }
+    )
     graph = GraphMetadata.from_dict(section)
     assert graph.node_types == ("author", "paper", "term")
     assert graph.edge_types == (AUTHOR_PAPER, PAPER_AUTHOR, TERM_PAPER) and graph.is_heterogeneous
-    template = GraphMetadata.from_dict(normalise_keys({"nodeTypes": ["user"], "edgeTypes": [
-        {"srcNodeType": "user", "relation": "is_friends_with", "dstNodeType": "user"}]}))
+    template = GraphMetadata.from_dict(
+        normalise_keys(
+            {
+                "nodeTypes": ["user"],
+                "edgeTypes": [{"srcNodeType": "user", "relation": "is_friends_with", "dstNodeType": "user"}],
+            }
+        )
+    )
     assert not template.is_heterogeneous
     with pytest.raises(ConfigError, match="venue"):
-        GraphMetadata.from_dict(normalise_keys({"nodeTypes": ["paper"], "edgeTypes": [
-            {"srcNodeType": "venue", "relation": "to", "dstNodeType": "paper"}]}))
+        GraphMetadata.from_dict(
+            normalise_keys(
+                {
+                    "nodeTypes": ["paper"],
+                    "edgeTypes": [{"srcNodeType": "venue", "relation": "to", "dstNodeType": "paper"}],
+                }
+            )
+        )
 
 
 @pytest.fixture(scope="module")
@@ -101,10 +124,18 @@ def test_batches_carry_positives_hard_negatives_and_random_negatives(link_datase
     sampler = HeteroNeighborSampler(link_dataset.stores, args.fanout_for(EDGE_TYPES), seed=2)
     author_ids = torch.arange(*link_dataset.type_range("author"))
     from trainyard_runtime.loader.seed_batches import SeedBatches
+
     loader = HeteroAnchorLinkLoader(
-        link_dataset, sampler, link_dataset.splits["train_edges"], link_dataset.splits["hard_negatives"],
-        SeedBatches(author_ids, 16, True, True, 3, drop_last=True), batch_size=32, max_per_anchor=4,
-        remove_labels_from_message_passing=True, device=torch.device("cpu"))
+        link_dataset,
+        sampler,
+        link_dataset.splits["train_edges"],
+        link_dataset.splits["hard_negatives"],
+        SeedBatches(author_ids, 16, True, True, 3, drop_last=True),
+        batch_size=32,
+        max_per_anchor=4,
+        remove_labels_from_message_passing=True,
+        device=torch.device("cpu"),
+    )
     batch = next(iter(loader))
     n = link_dataset.num_nodes
     positives = torch.stack([batch.node[batch.y_positive[0]], batch.node[batch.y_positive[1]]])
@@ -122,7 +153,9 @@ def test_each_relation_and_node_type_has_its_own_weights(link_dataset):
     dims = {kind: link_dataset.features[kind].size(1) for kind in link_dataset.node_types}
     model = HeteroGraphSAGE(dims, EDGE_TYPES, hid_dim=8, out_dim=4, num_layers=2)
     sampler = HeteroNeighborSampler(link_dataset.stores, TrainerArgs.parse({}).fanout_for(EDGE_TYPES), seed=1)
-    batch = HeteroBatch(link_dataset, sampler.sample(torch.arange(*link_dataset.type_range("term"))[:8]), torch.device("cpu"))
+    batch = HeteroBatch(
+        link_dataset, sampler.sample(torch.arange(*link_dataset.type_range("term"))[:8]), torch.device("cpu")
+    )
     model.encode(batch).sum().backward()
     # Terms receive messages from papers only: in the last layer only (paper, to, term) has a gradient.
     gradients = [weight.weight.grad for weight in model.neighbour[1]]
@@ -133,25 +166,43 @@ def test_each_relation_and_node_type_has_its_own_weights(link_dataset):
 def _hetero_task_config(task: str, data: dict, trainer_args: dict) -> dict:
     metadata = (
         {"nodeAnchorBasedLinkPredictionTaskMetadata": {"supervisionEdgeTypes": [_edge_type_yaml(PAPER_AUTHOR)]}}
-        if task == "link_prediction" else {"nodeBasedTaskMetadata": {"supervisionNodeTypes": ["paper"]}}
+        if task == "link_prediction"
+        else {"nodeBasedTaskMetadata": {"supervisionNodeTypes": ["paper"]}}
     )
     return {
         "graphMetadata": {"nodeTypes": list(GRAPH.node_types), "edgeTypes": [_edge_type_yaml(e) for e in EDGE_TYPES]},
         "taskMetadata": metadata,
-        "datasetConfig": {"dataPreprocessorConfig": {"dataPreprocessorArgs": data},
-                          "splitGeneratorConfig": {"assignerArgs": {"seed": "3"}}},
-        "sharedConfig": {"trainedModelMetadata": {"trainedModelUri": "outputs/model.pt",
-                                                  "evalMetricsUri": "outputs/eval_metrics.json"}},
-        "trainerConfig": {"command": "python -m trainyard_runtime.train",
-                          "trainerArgs": {k: str(v) for k, v in trainer_args.items()}},
+        "datasetConfig": {
+            "dataPreprocessorConfig": {"dataPreprocessorArgs": data},
+            "splitGeneratorConfig": {"assignerArgs": {"seed": "3"}},
+        },
+        "sharedConfig": {
+            "trainedModelMetadata": {
+                "trainedModelUri": "outputs/model.pt",
+                "evalMetricsUri": "outputs/eval_metrics.json",
+            }
+        },
+        "trainerConfig": {
+            "command": "python -m trainyard_runtime.train",
+            "trainerArgs": {k: str(v) for k, v in trainer_args.items()},
+        },
     }
 
 
 def test_node_classification_of_papers_learns_their_topics(tmp_path):
     data = {**SMALL, "num_communities": "4", "feature_noise": "3.0"}
-    fanout = '{' + ", ".join(f'("{e.src}", "{e.relation}", "{e.dst}"): [5, 3]' for e in EDGE_TYPES) + '}'
-    args = {"num_neighbors": fanout, "train_batch_size": 64, "num_classes": 4, "hid_dim": 16, "out_dim": 16,
-            "learning_rate": 0.01, "num_max_train_batches": 30, "num_val_batches": 1, "val_every_n_batch": 30}
+    fanout = "{" + ", ".join(f'("{e.src}", "{e.relation}", "{e.dst}"): [5, 3]' for e in EDGE_TYPES) + "}"
+    args = {
+        "num_neighbors": fanout,
+        "train_batch_size": 64,
+        "num_classes": 4,
+        "hid_dim": 16,
+        "out_dim": 16,
+        "learning_rate": 0.01,
+        "num_max_train_batches": 30,
+        "num_val_batches": 1,
+        "val_every_n_batch": 30,
+    }
     job = Job(tmp_path, _hetero_task_config("node_classification", data, args))
     result = job.run(timeout=300)
     assert result.returncode == 0, result.stderr

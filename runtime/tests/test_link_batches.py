@@ -3,16 +3,16 @@
 import pytest
 import torch
 
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.data.splits import SplitFractions
+from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.loader import AnchorLinkLoader
 from trainyard_runtime.metrics import RankingMetrics
 from trainyard_runtime.models import RetrievalLoss
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
 from trainyard_runtime.sampler.factory import build_sampler
-from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.tasks import LinkPredictionTask
 from trainyard_runtime.training_loop import TrainingLoop
 
@@ -33,7 +33,7 @@ def test_label_edges_never_appear_in_message_passing(tmp_path):
         assert torch.equal(batch.node[: batch.batch_size].unique(), batch.node[: batch.batch_size].sort().values)
         assert batch.y_positive.size(1) > batch.batch_size  # several positives per anchor
         # Every positive is a real edge of the anchor in the graph...
-        for anchor, positive in zip(anchors.tolist(), positives.tolist()):
+        for anchor, positive in zip(anchors.tolist(), positives.tolist(), strict=True):
             assert positive in set(store.neighbours(anchor).tolist())
         # ...and neither direction of it reaches message passing.
         n = store.num_nodes
@@ -79,12 +79,33 @@ def test_ranking_metrics_count_ties_as_half():
 
 @pytest.mark.parametrize("sampler", ["weighted", "layerwise", "random_walk"])
 def test_every_sampler_trains_link_prediction(sampler):
-    data_args = {"source": "planted_partition", "num_nodes": "1024", "num_communities": "64", "avg_degree": "12",
-                 "intra_fraction": "0.95", "feature_dim": "16", "feature_noise": "2.5", "seed": "2"}
-    dataset = build_dataset(data_args, SplitFractions(), "link_prediction", None, with_edge_weights=sampler == "weighted")
-    args = TrainerArgs.parse({"sampler": sampler, "num_neighbors": "[8, 8]", "main_batch_size": "64",
-                              "random_batch_size": "64", "hid_dim": "32", "out_dim": "32", "learning_rate": "0.01",
-                              "num_max_train_batches": "80", "val_every_n_batch": "1000", "log_every_n_batch": "1000"})
+    data_args = {
+        "source": "planted_partition",
+        "num_nodes": "1024",
+        "num_communities": "64",
+        "avg_degree": "12",
+        "intra_fraction": "0.95",
+        "feature_dim": "16",
+        "feature_noise": "2.5",
+        "seed": "2",
+    }
+    dataset = build_dataset(
+        data_args, SplitFractions(), "link_prediction", None, with_edge_weights=sampler == "weighted"
+    )
+    args = TrainerArgs.parse(
+        {
+            "sampler": sampler,
+            "num_neighbors": "[8, 8]",
+            "main_batch_size": "64",
+            "random_batch_size": "64",
+            "hid_dim": "32",
+            "out_dim": "32",
+            "learning_rate": "0.01",
+            "num_max_train_batches": "80",
+            "val_every_n_batch": "1000",
+            "log_every_n_batch": "1000",
+        }
+    )
     torch.manual_seed(0)
     task = LinkPredictionTask(dataset, args, ProcessContext(0, 1, 0, 1, torch.device("cpu")))
     before = task.evaluate(task.model, "val", None)["mrr"]

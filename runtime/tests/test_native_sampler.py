@@ -21,8 +21,11 @@ def sample_twice(kind, store, seed, seeds):
 
 
 def same(first, second):
-    return (torch.equal(first.node, second.node) and torch.equal(first.edge_index, second.edge_index)
-            and torch.equal(first.edge_weight, second.edge_weight))
+    return (
+        torch.equal(first.node, second.node)
+        and torch.equal(first.edge_index, second.edge_index)
+        and torch.equal(first.edge_weight, second.edge_weight)
+    )
 
 
 @pytest.fixture
@@ -40,7 +43,7 @@ def test_a_seed_gives_the_same_batches_with_one_thread_or_several(rmat_store, th
     single = sample_twice(kind, rmat_store, 7, seeds)
     threads(4)
     several = sample_twice(kind, rmat_store, 7, seeds)
-    assert all(same(a, b) for a, b in zip(single, several))
+    assert all(same(a, b) for a, b in zip(single, several, strict=True))
     assert not same(single[0], single[1]), "consecutive batches must draw fresh randomness"
     other_seed = sample_twice(kind, rmat_store, 8, seeds)
     assert not same(single[0], other_seed[0])
@@ -58,4 +61,3 @@ def test_fanout_minus_one_takes_every_neighbour(rmat_store):
     subgraph = NeighborSampler(rmat_store, [-1], seed=0).sample(torch.tensor([hub]))
     got = sorted(subgraph.node[subgraph.edge_index[0]].tolist())
     assert got == sorted(rmat_store.neighbours(hub).tolist())
-

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import torch
 import torch.multiprocessing as mp
-
 from jobs import Job, free_port, task_config
+
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.data.splits import SplitFractions
 from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
 from trainyard_runtime.embeddings import NodeEmbeddings
 from trainyard_runtime.outputs.progress import ProgressReporter
@@ -18,8 +18,15 @@ from trainyard_runtime.outputs.tensorboard import ScalarLog
 from trainyard_runtime.tasks import LinkPredictionTask
 from trainyard_runtime.training_loop import TrainingLoop
 
-FEATURELESS = dict(source="planted_partition", num_nodes=1024, num_communities=32, avg_degree=12,
-                   intra_fraction=0.95, feature_dim=0, seed=5)
+FEATURELESS = {
+    "source": "planted_partition",
+    "num_nodes": 1024,
+    "num_communities": 32,
+    "avg_degree": 12,
+    "intra_fraction": 0.95,
+    "feature_dim": 0,
+    "seed": 5,
+}
 
 
 def test_a_step_reads_and_writes_only_the_rows_the_batch_touched():
@@ -35,18 +42,34 @@ def test_a_step_reads_and_writes_only_the_rows_the_batch_touched():
 
 
 def _train(rank: int, port: int, folder: str) -> None:
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE="2", RANK=str(rank),
-                      LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE="2")
+    os.environ.update(
+        MASTER_ADDR="127.0.0.1",
+        MASTER_PORT=str(port),
+        WORLD_SIZE="2",
+        RANK=str(rank),
+        LOCAL_RANK=str(rank),
+        LOCAL_WORLD_SIZE="2",
+    )
     context = join_process_group(use_cuda=False)
     try:
         dataset = share_dataset(
-            context, lambda: build_dataset({k: str(v) for k, v in FEATURELESS.items()}, SplitFractions(),
-                                           "link_prediction", None),
+            context,
+            lambda: build_dataset(
+                {k: str(v) for k, v in FEATURELESS.items()}, SplitFractions(), "link_prediction", None
+            ),
             Path(folder) / "store",
         )
-        args = TrainerArgs.parse({"num_max_train_batches": "6", "main_batch_size": "32", "random_batch_size": "32",
-                                  "num_val_batches": "2", "val_every_n_batch": "100", "log_every_n_batch": "100",
-                                  "node_embedding_dim": "8"})
+        args = TrainerArgs.parse(
+            {
+                "num_max_train_batches": "6",
+                "main_batch_size": "32",
+                "random_batch_size": "32",
+                "num_val_batches": "2",
+                "val_every_n_batch": "100",
+                "log_every_n_batch": "100",
+                "node_embedding_dim": "8",
+            }
+        )
         torch.manual_seed(0)
         task = LinkPredictionTask(dataset, args, context)
         initial = task.node_embeddings.table.weight.detach().clone()
@@ -66,9 +89,20 @@ def test_two_processes_keep_identical_tables_after_sparse_updates(tmp_path):
 
 
 def test_link_prediction_on_a_featureless_graph_learns_with_two_processes(tmp_path):
-    args = dict(num_neighbors="[8, 8]", main_batch_size=64, random_batch_size=64, hid_dim=32, out_dim=32,
-                learning_rate=0.005, num_max_train_batches=160, num_val_batches=2, val_every_n_batch=80,
-                log_every_n_batch=40, node_embedding_dim=16, node_embedding_learning_rate=0.05)
+    args = {
+        "num_neighbors": "[8, 8]",
+        "main_batch_size": 64,
+        "random_batch_size": 64,
+        "hid_dim": 32,
+        "out_dim": 32,
+        "learning_rate": 0.005,
+        "num_max_train_batches": 160,
+        "num_val_batches": 2,
+        "val_every_n_batch": 80,
+        "log_every_n_batch": 40,
+        "node_embedding_dim": 16,
+        "node_embedding_learning_rate": 0.05,
+    }
     job = Job(tmp_path, task_config("link_prediction", FEATURELESS, args))
     result = job.run("--nproc=2")
     assert result.returncode == 0, result.stderr
@@ -81,7 +115,7 @@ def test_link_prediction_on_a_featureless_graph_learns_with_two_processes(tmp_pa
 
 
 def test_a_featureless_graph_without_embeddings_is_refused_before_training(tmp_path):
-    job = Job(tmp_path, task_config("link_prediction", FEATURELESS, dict(num_max_train_batches=2)))
+    job = Job(tmp_path, task_config("link_prediction", FEATURELESS, {"num_max_train_batches": 2}))
     result = job.run()
     assert result.returncode == 2
     assert "node_embedding_dim" in result.stderr

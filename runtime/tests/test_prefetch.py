@@ -2,8 +2,8 @@
 
 import pytest
 import torch
-
 from conftest import DEVICES
+
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.loader import NodeBatchLoader
 from trainyard_runtime.loader.prefetch import prefetched
@@ -21,6 +21,6 @@ def test_prefetched_batches_equal_the_loaders(rmat_store, device):
 
     plain, ahead = list(loader()), list(prefetched(loader(), device))
     assert len(plain) == len(ahead) == 5
-    for a, b in zip(plain, ahead):
+    for a, b in zip(plain, ahead, strict=True):
         assert torch.equal(a.node, b.node) and torch.equal(a.edge_index, b.edge_index)
         assert torch.equal(a.x, b.x) and a.num_sampled_nodes == b.num_sampled_nodes

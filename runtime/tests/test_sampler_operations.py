@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 import torch
+from conftest import DEVICES
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from conftest import DEVICES
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.data.edge_lists import both_directions
 from trainyard_runtime.data.generators import rmat
@@ -23,8 +23,17 @@ from trainyard_runtime.sampler import NeighborSampler
 
 # Operators whose CUDA kernels copy a result to the host before returning (their output size or value).
 _ALWAYS_SYNCHRONISING = {
-    "aten._local_scalar_dense", "aten.item", "aten.nonzero", "aten.masked_select", "aten.bincount",
-    "aten.unique", "aten._unique", "aten._unique2", "aten.unique_dim", "aten.unique_consecutive", "aten.equal",
+    "aten._local_scalar_dense",
+    "aten.item",
+    "aten.nonzero",
+    "aten.masked_select",
+    "aten.bincount",
+    "aten.unique",
+    "aten._unique",
+    "aten._unique2",
+    "aten.unique_dim",
+    "aten.unique_consecutive",
+    "aten.equal",
     "aten.is_nonzero",
 }
 

@@ -2,8 +2,8 @@
 
 import pytest
 import torch
-
 from conftest import SAMPLER_BACKENDS, chi_square, star_forest
+
 from trainyard_runtime.sampler import (
     LayerwiseSampler,
     NeighborSampler,
@@ -66,7 +66,7 @@ def test_fanout_is_respected_and_small_neighbourhoods_come_whole(rmat_store, bac
     target, neighbour = sampled_graph_edges(subgraph)
     degree = rmat_store.degree(seeds)
     assert (degree > fanout).any() and (degree <= fanout).any()
-    for seed, deg in zip(seeds.tolist(), degree.tolist()):
+    for seed, deg in zip(seeds.tolist(), degree.tolist(), strict=True):
         got = set(neighbour[target == seed].tolist())
         if deg <= fanout:
             assert got == set(rmat_store.neighbours(seed).tolist())
@@ -163,12 +163,14 @@ def test_random_walk_neighbours_are_the_most_visited_nearby_nodes(backend):
     from trainyard_runtime.data.graph_store import GraphStore
 
     store = GraphStore.from_edge_index(edge_index, 10, torch.zeros(10, 1)).to(device)
-    sampler = RandomWalkSampler(store, [2], num_walks=200, walk_length=2, restart_probability=0.3, seed=0, native=native)
+    sampler = RandomWalkSampler(
+        store, [2], num_walks=200, walk_length=2, restart_probability=0.3, seed=0, native=native
+    )
     subgraph = sampler.sample(torch.tensor([5]))
-    target, neighbour = sampled_graph_edges(subgraph)
+    _, neighbour = sampled_graph_edges(subgraph)
     assert set(neighbour.tolist()) == {4, 6}
     far = RandomWalkSampler(store, [4], num_walks=200, walk_length=2, restart_probability=0.3, seed=0, native=native)
-    target, neighbour = sampled_graph_edges(far.sample(torch.tensor([5])))
+    _, neighbour = sampled_graph_edges(far.sample(torch.tensor([5])))
     assert set(neighbour.tolist()) == {3, 4, 6, 7}
     assert torch.isclose(far.sample(torch.tensor([5])).edge_weight.sum().cpu(), torch.tensor(1.0))
 

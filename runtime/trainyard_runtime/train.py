@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Optional
 
 import torch
 
@@ -46,11 +45,13 @@ class TrainingJob:
         self.config = config
         self.args = args
         self.work_dir = work_dir
-        self.model_path = self._output("trained_model_uri", required=not config.should_skip_model_evaluation or not config.should_skip_training)
+        self.model_path = self._output(
+            "trained_model_uri", required=not config.should_skip_model_evaluation or not config.should_skip_training
+        )
         self.metrics_path = self._output("eval_metrics_uri", required=False)
         self.tensorboard_path = self._output("tensorboard_logs_uri", required=False)
 
-    def _output(self, field: str, required: bool) -> Optional[Path]:
+    def _output(self, field: str, required: bool) -> Path | None:
         uri = getattr(self.config, field)
         if uri is None:
             if required:
@@ -80,9 +81,11 @@ class TrainingJob:
             labels = None if dataset.labels is None else dataset.labels.to(context.device)
             dataset = GraphDataset(dataset.store.to(context.device), labels, dataset.splits)
         store = dataset.store
-        progress.say(f"[trainyard] graph store: {store.num_nodes} nodes, {store.num_edges} edges, structure "
-                     f"{store.structure_bytes() / 2**20:.1f} MiB ({store.index_bytes_per_edge()} B/edge + 8 B/node), "
-                     f"built in {time.monotonic() - started:.1f}s")
+        progress.say(
+            f"[trainyard] graph store: {store.num_nodes} nodes, {store.num_edges} edges, structure "
+            f"{store.structure_bytes() / 2**20:.1f} MiB ({store.index_bytes_per_edge()} B/edge + 8 B/node), "
+            f"built in {time.monotonic() - started:.1f}s"
+        )
         task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
         return task_type(dataset, args, context)
 
@@ -93,15 +96,25 @@ class TrainingJob:
         supervision_node_type = None if link_prediction else config.supervision_node_types[0]
 
         def build() -> HeteroGraphDataset:
-            return build_hetero_dataset(config.data_preprocessor_args, config.split_fractions, config.task, graph,
-                                        supervision_edge_type, supervision_node_type)
+            return build_hetero_dataset(
+                config.data_preprocessor_args,
+                config.split_fractions,
+                config.task,
+                graph,
+                supervision_edge_type,
+                supervision_node_type,
+            )
 
-        dataset = share_dataset(context, build, folder, restore=lambda named: HeteroGraphDataset.from_tensors(named, graph))
+        dataset = share_dataset(
+            context, build, folder, restore=lambda named: HeteroGraphDataset.from_tensors(named, graph)
+        )
         if context.device.type == "cuda":
             dataset = dataset.to(context.device)
         edges = ", ".join(f"{edge_type} {store.num_edges}" for edge_type, store in dataset.stores.items())
-        progress.say(f"[trainyard] heterogeneous graph store: {dataset.num_nodes} nodes of types "
-                     f"{', '.join(dataset.node_types)}; edges {edges}; built in {time.monotonic() - started:.1f}s")
+        progress.say(
+            f"[trainyard] heterogeneous graph store: {dataset.num_nodes} nodes of types "
+            f"{', '.join(dataset.node_types)}; edges {edges}; built in {time.monotonic() - started:.1f}s"
+        )
         if link_prediction:
             return HeteroLinkPredictionTask(dataset, args, context, supervision_edge_type)
         return HeteroNodeClassificationTask(dataset, args, context, supervision_node_type)
@@ -118,14 +131,21 @@ class TrainingJob:
     def _run_in(self, context: ProcessContext) -> None:
         config, args = self.config, self.args
         progress = ProgressReporter(max(args.num_max_train_batches // context.world_size, 1), context.is_leader)
-        progress.say(f"[trainyard] job {self.command_line.job_name}: {config.task}, sampler {args.sampler}, "
-                     f"fanout {args.fanout_by_edge_type or args.num_neighbors}, {context.world_size} process(es) on {context.device}")
+        progress.say(
+            f"[trainyard] job {self.command_line.job_name}: {config.task}, sampler {args.sampler}, "
+            f"fanout {args.fanout_by_edge_type or args.num_neighbors}, "
+            f"{context.world_size} process(es) on {context.device}"
+        )
         for name in args.without_effect:
-            progress.say(f"[trainyard] trainer argument {name}={getattr(args, name)} is about GiGL's sampling "
-                         "workers and has no effect here")
+            progress.say(
+                f"[trainyard] trainer argument {name}={getattr(args, name)} is about GiGL's sampling "
+                "workers and has no effect here"
+            )
         if args.local_world_size is not None and self.command_line.started_by_server:
-            progress.say(f"[trainyard] trainer argument local_world_size={args.local_world_size} has no effect: "
-                         f"the server started {context.world_size} process(es) (localTrainerConfig.numWorkers)")
+            progress.say(
+                f"[trainyard] trainer argument local_world_size={args.local_world_size} has no effect: "
+                f"the server started {context.world_size} process(es) (localTrainerConfig.numWorkers)"
+            )
         started = time.monotonic()
         task = self._build_task(context, progress, started)
         wants_tensorboard = context.is_leader and config.should_log_to_tensorboard and self.tensorboard_path
@@ -174,17 +194,25 @@ def prepare(argv: list[str]) -> TrainingJob:
     args = TrainerArgs.parse(config.trainer_args, command_line.overrides, config.task)
     args.fanout_for(config.graph.edge_types)  # a per-edge-type fanout must match graphMetadata's edge types
     if config.graph.is_heterogeneous:
-        supervision = config.supervision_edge_types if config.task == "link_prediction" else config.supervision_node_types
+        supervision = (
+            config.supervision_edge_types if config.task == "link_prediction" else config.supervision_node_types
+        )
         if len(supervision) != 1:
-            raise ConfigError(f"a heterogeneous {config.task.replace('_', ' ')} job needs exactly one supervision "
-                              f"{'edge' if config.task == 'link_prediction' else 'node'} type in taskMetadata "
-                              f"(found {len(supervision)})")
+            raise ConfigError(
+                f"a heterogeneous {config.task.replace('_', ' ')} job needs exactly one supervision "
+                f"{'edge' if config.task == 'link_prediction' else 'node'} type in taskMetadata "
+                f"(found {len(supervision)})"
+            )
         if args.sampler != "neighbor":
-            raise ConfigError(f"trainer argument sampler={args.sampler}: heterogeneous graphs are sampled with "
-                              "sampler=neighbor (uniform, fanout per edge type)")
+            raise ConfigError(
+                f"trainer argument sampler={args.sampler}: heterogeneous graphs are sampled with "
+                "sampler=neighbor (uniform, fanout per edge type)"
+            )
         if args.node_embedding_dim:
-            raise ConfigError(f"trainer argument node_embedding_dim={args.node_embedding_dim}: learnable node "
-                              "embeddings are for homogeneous graphs; a heterogeneous graph's node types need features")
+            raise ConfigError(
+                f"trainer argument node_embedding_dim={args.node_embedding_dim}: learnable node "
+                "embeddings are for homogeneous graphs; a heterogeneous graph's node types need features"
+            )
     if args.local_world_size is not None and not command_line.nproc_given:
         command_line.nproc = args.local_world_size  # GiGL's processes per machine, when started by hand
     return TrainingJob(command_line, config, args, work_dir)
@@ -194,7 +222,7 @@ def _run_job(job: TrainingJob) -> None:
     job.run()
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         job = prepare(argv)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Optional, Protocol
+from typing import Any, Protocol
 
 import torch
 from torch import nn
@@ -12,9 +12,9 @@ from torch.nn.parallel import DistributedDataParallel
 import trainyard_runtime
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.distributed import ProcessContext
-from trainyard_runtime.outputs.gpu_memory import gpu_memory_scalars
 from trainyard_runtime.embeddings import NodeEmbeddings
 from trainyard_runtime.loader.prefetch import prefetched
+from trainyard_runtime.outputs.gpu_memory import gpu_memory_scalars
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
 
@@ -22,7 +22,7 @@ from trainyard_runtime.outputs.tensorboard import ScalarLog
 class Task(Protocol):
     name: str
     model: nn.Module
-    node_embeddings: Optional[NodeEmbeddings]  # trained beside the model, outside DDP
+    node_embeddings: NodeEmbeddings | None  # trained beside the model, outside DDP
     seeds_per_epoch: int
 
     def training_batches(self) -> Any: ...
@@ -33,7 +33,9 @@ class Task(Protocol):
 
 
 class TrainingLoop:
-    def __init__(self, task: Task, args: TrainerArgs, context: ProcessContext, scalars: ScalarLog, progress: ProgressReporter):
+    def __init__(
+        self, task: Task, args: TrainerArgs, context: ProcessContext, scalars: ScalarLog, progress: ProgressReporter
+    ):
         self.task = task
         self.args = args
         self.context = context
@@ -71,7 +73,9 @@ class TrainingLoop:
             if task.node_embeddings is not None:
                 task.node_embeddings.step()  # sparse all-reduce over ranks, then SparseAdam
             if step == 1:
-                self.progress.say(f"[trainyard] first training step after {time.monotonic() - trainyard_runtime.STARTED:.1f}s")
+                self.progress.say(
+                    f"[trainyard] first training step after {time.monotonic() - trainyard_runtime.STARTED:.1f}s"
+                )
             window_loss += loss.detach()
             window_edges += sampled_edges
             window_steps += 1

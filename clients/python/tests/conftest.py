@@ -41,12 +41,22 @@ class Server:
         return environment
 
     def cli(self, *args: str | Path, timeout: float = 120, **environment: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(TRAINYARD), *map(str, args)], env=self.environment(**environment),
-                              capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            [str(TRAINYARD), *map(str, args)],
+            env=self.environment(**environment),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
     def start_cli(self, *args: str | Path, **environment: str) -> subprocess.Popen:
-        return subprocess.Popen([str(TRAINYARD), *map(str, args)], env=self.environment(**environment),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            [str(TRAINYARD), *map(str, args)],
+            env=self.environment(**environment),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
 
 def free_port() -> int:
@@ -57,8 +67,13 @@ def free_port() -> int:
 
 def java() -> str:
     """A JDK >= 21, chosen as every script of the project chooses it (the machine's default java is 17)."""
-    home = subprocess.run(["bash", "-c", "source scripts/select-jdk.sh >&2 && echo $JAVA_HOME"], cwd=REPOSITORY,
-                          capture_output=True, text=True, check=True).stdout.strip()
+    home = subprocess.run(
+        ["bash", "-c", "source scripts/select-jdk.sh >&2 && echo $JAVA_HOME"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     return str(Path(home) / "bin" / "java")
 
 
@@ -68,8 +83,14 @@ def server(tmp_path_factory: pytest.TempPathFactory):
         pytest.fail(f"{SERVER_JAR} is missing: build it first (mvn -pl api -am package)")
     folder = tmp_path_factory.mktemp("server")
     port = free_port()
-    args = [java(), "-jar", str(SERVER_JAR), f"--server.port={port}", f"--trainyard.data-dir={folder / 'data'}",
-            "--spring.main.banner-mode=off"]
+    args = [
+        java(),
+        "-jar",
+        str(SERVER_JAR),
+        f"--server.port={port}",
+        f"--trainyard.data-dir={folder / 'data'}",
+        "--spring.main.banner-mode=off",
+    ]
     # Started from the repository root the server's agent puts runtime/.venv/bin first on its trainers' PATH;
     # TRAINYARD_TEST_TRAINER_PATH names another runtime environment.
     if os.environ.get("TRAINYARD_TEST_TRAINER_PATH"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 
@@ -49,15 +50,13 @@ class DroppingProxy:
                 if not data:
                     break
                 if limit is not None and passed + len(data) > limit:
-                    target.sendall(data[:limit - passed])
+                    target.sendall(data[: limit - passed])
                     break
                 target.sendall(data)
                 passed += len(data)
         except OSError:
             pass
         for end in (source, target):
-            try:
+            with contextlib.suppress(OSError):
                 end.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             end.close()

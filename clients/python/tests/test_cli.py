@@ -9,9 +9,9 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-
 from conftest import JOBS, Server
 from dropping_proxy import DroppingProxy
+
 from trainyard_client import JobsApi
 
 DEMO = JOBS / "link-prediction"
@@ -38,8 +38,19 @@ def submitted_id(stderr: str) -> str:
 @pytest.fixture(scope="module")
 def demo_run(server: Server):
     """The small demo job (the real trainer), submitted and followed to its end by the CLI."""
-    result = server.cli("submit", "-t", DEMO / "task_config.yaml", "-r", DEMO / "resource_config.yaml",
-                        "--label", "suite=cli", "--priority", "5", "--follow", timeout=600)
+    result = server.cli(
+        "submit",
+        "-t",
+        DEMO / "task_config.yaml",
+        "-r",
+        DEMO / "resource_config.yaml",
+        "--label",
+        "suite=cli",
+        "--priority",
+        "5",
+        "--follow",
+        timeout=600,
+    )
     return result, submitted_id(result.stderr)
 
 
@@ -103,7 +114,9 @@ def test_logs_follow_resumes_after_a_dropped_connection(server: Server, demo_run
 
 def test_an_invalid_submission_lists_each_field_error_and_exits_2(server: Server, tmp_path: Path):
     task = tmp_path / "task_config.yaml"
-    task.write_text((DEMO / "task_config.yaml").read_text().replace("  command: python -m trainyard_runtime.train\n", ""))
+    task.write_text(
+        (DEMO / "task_config.yaml").read_text().replace("  command: python -m trainyard_runtime.train\n", "")
+    )
     result = server.cli("submit", "-t", task, "-r", DEMO / "resource_config.yaml", "--name", "Not-A-Name")
     assert result.returncode == 2, result.stderr
     assert re.search(r"^\s*jobName: \S", result.stderr, re.MULTILINE), result.stderr
@@ -112,8 +125,9 @@ def test_an_invalid_submission_lists_each_field_error_and_exits_2(server: Server
 
 
 def test_dry_run_prints_the_launch_plan(server: Server):
-    result = server.cli("submit", "-t", DEMO / "task_config.yaml", "-r", DEMO / "resource_config.yaml",
-                        "--name", "planned", "--dry-run")
+    result = server.cli(
+        "submit", "-t", DEMO / "task_config.yaml", "-r", DEMO / "resource_config.yaml", "--name", "planned", "--dry-run"
+    )
     assert result.returncode == 0, result.stderr
     assert "Worker 0:" in result.stdout
     assert "python -m trainyard_runtime.train --job_name=planned" in result.stdout
@@ -137,7 +151,7 @@ def test_cancel_stops_a_running_job_and_its_follower_exits_non_zero(server: Serv
         cancelled = server.cli("cancel", job_id)
         assert cancelled.returncode == 0, cancelled.stderr
         assert re.search(r"CANCELL(ING|ED)", cancelled.stdout)
-        stdout, stderr = follower.communicate(timeout=60)
+        _, stderr = follower.communicate(timeout=60)
     finally:
         follower.kill()
     assert follower.returncode == 1, stderr

@@ -6,17 +6,25 @@ import time
 import uuid
 
 from conftest import JOBS, Server
+
 from trainyard_client import Job, JobsApi, JobSubmission, LogsApi
 
 DEMO = JOBS / "link-prediction"
-QUICK_TASK = (DEMO / "task_config.yaml").read_text().replace(
-    "command: python -m trainyard_runtime.train", "command: python3 -c 'print(\"trained\")'")
+QUICK_TASK = (
+    (DEMO / "task_config.yaml")
+    .read_text()
+    .replace("command: python -m trainyard_runtime.train", "command: python3 -c 'print(\"trained\")'")
+)
 
 
 def test_submit_answers_the_job_with_its_id_and_a_resend_answers_the_same_job(server: Server):
     jobs = JobsApi(server.client())
-    submission = JobSubmission(job_name="generated_client", task_config=QUICK_TASK,
-                               resource_config=(DEMO / "resource_config.yaml").read_text(), labels={"via": "sdk"})
+    submission = JobSubmission(
+        job_name="generated_client",
+        task_config=QUICK_TASK,
+        resource_config=(DEMO / "resource_config.yaml").read_text(),
+        labels={"via": "sdk"},
+    )
     key = str(uuid.uuid4())
 
     created = jobs.submit_job_with_http_info(submission, idempotency_key=key)
@@ -33,8 +41,11 @@ def test_submit_answers_the_job_with_its_id_and_a_resend_answers_the_same_job(se
 
 def test_logs_page_typed_lines(server: Server):
     jobs = JobsApi(server.client())
-    job = jobs.submit_job(JobSubmission(job_name="typed_lines", task_config=QUICK_TASK,
-                                        resource_config=(DEMO / "resource_config.yaml").read_text()))
+    job = jobs.submit_job(
+        JobSubmission(
+            job_name="typed_lines", task_config=QUICK_TASK, resource_config=(DEMO / "resource_config.yaml").read_text()
+        )
+    )
     logs = LogsApi(server.client())
     deadline = time.monotonic() + 120
     while jobs.get_job(str(job.id)).state not in ("SUCCEEDED", "FAILED", "CANCELLED"):

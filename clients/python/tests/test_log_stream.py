@@ -14,12 +14,12 @@ from trainyard_cli.log_stream import follow
 from trainyard_cli.problems import CliError
 
 STREAM = (
-    "retry: 1000\n\n"
-    'id: 1\nevent: log\ndata: {"seq": 1, "attempt": 1, "time": "2026-11-27T00:00:00Z", "stream": "stdout", '
-    '"rank": 0, "text": "tick 1"}\n\n'
-    'event: error\ndata: {"type": "about:blank", "title": "Authentication required", "status": 401, '
-    '"detail": "the token is unknown, expired or revoked", "instance": "/jobs/j/logs/stream"}\n\n'
-).encode()
+    b"retry: 1000\n\n"
+    b'id: 1\nevent: log\ndata: {"seq": 1, "attempt": 1, "time": "2026-11-27T00:00:00Z", "stream": "stdout", '
+    b'"rank": 0, "text": "tick 1"}\n\n'
+    b'event: error\ndata: {"type": "about:blank", "title": "Authentication required", "status": 401, '
+    b'"detail": "the token is unknown, expired or revoked", "instance": "/jobs/j/logs/stream"}\n\n'
+)
 
 
 PROBLEM = b'{"title": "Authentication required", "status": 401, "detail": "the token is unknown, expired or revoked"}'
@@ -30,7 +30,7 @@ class RevokedMidStream(http.server.BaseHTTPRequestHandler):
 
     requests = 0
 
-    def do_GET(self) -> None:  # noqa: N802 (the handler's method name)
+    def do_GET(self) -> None:
         type(self).requests += 1
         first = type(self).requests == 1
         self.send_response(200 if first else 401)
@@ -49,8 +49,12 @@ def test_an_error_event_ends_the_follow_with_the_problem():
     try:
         texts: list[str] = []
         with pytest.raises(CliError) as ended:
-            follow(Settings(url=f"http://127.0.0.1:{server.server_port}", token="ty_revoked"), "j", 0,
-                   lambda line: texts.append(line.text))
+            follow(
+                Settings(url=f"http://127.0.0.1:{server.server_port}", token="ty_revoked"),
+                "j",
+                0,
+                lambda line: texts.append(line.text),
+            )
 
         assert texts == ["tick 1"]
         assert "(401)" in ended.value.message and "revoked" in ended.value.message

@@ -68,5 +68,12 @@ def parse_command_line(argv: list[str]) -> CommandLine:
         raise ConfigError(f"argument --nproc={values['nproc']!r} is not an integer") from None
     if nproc < 1:
         raise ConfigError("argument --nproc must be at least 1")
-    return CommandLine(values["job_name"], values["task_config_uri"], values["resource_config_uri"], use_cuda, nproc,
-                       overrides, nproc_given="nproc" in values)
+    return CommandLine(
+        values["job_name"],
+        values["task_config_uri"],
+        values["resource_config_uri"],
+        use_cuda,
+        nproc,
+        overrides,
+        nproc_given="nproc" in values,
+    )

@@ -44,7 +44,7 @@ class GraphMetadata:
         return len(self.node_types) > 1 or len(self.edge_types) > 1
 
     @classmethod
-    def from_dict(cls, section: dict[str, Any]) -> "GraphMetadata":
+    def from_dict(cls, section: dict[str, Any]) -> GraphMetadata:
         node_map = section.get("condensed_node_type_map") or {}
         edge_map = section.get("condensed_edge_type_map") or {}
         if not isinstance(node_map, dict) or not isinstance(edge_map, dict):
@@ -54,21 +54,25 @@ class GraphMetadata:
                 str(name) for name in section.get("node_types") or []
             ]
             edge_types = [
-                _edge_type(edge_map[key], f"graphMetadata.condensedEdgeTypeMap.{key}") for key in sorted(edge_map, key=int)
+                _edge_type(edge_map[key], f"graphMetadata.condensedEdgeTypeMap.{key}")
+                for key in sorted(edge_map, key=int)
             ]
         except ValueError:
             raise ConfigError("graphMetadata condensed type ids must be integers") from None
         if not edge_types:
             edge_types = [
-                _edge_type(value, f"graphMetadata.edgeTypes[{i}]") for i, value in enumerate(section.get("edge_types") or [])
+                _edge_type(value, f"graphMetadata.edgeTypes[{i}]")
+                for i, value in enumerate(section.get("edge_types") or [])
             ]
         if len(set(node_types)) != len(node_types) or len(set(edge_types)) != len(edge_types):
             raise ConfigError("graphMetadata lists a node or edge type twice")
         for edge_type in edge_types:
             for end in (edge_type.src, edge_type.dst):
                 if node_types and end not in node_types:
-                    raise ConfigError(f"graphMetadata edge type {edge_type} names node type {end!r}, "
-                                      f"which is not among the node types {', '.join(node_types)}")
+                    raise ConfigError(
+                        f"graphMetadata edge type {edge_type} names node type {end!r}, "
+                        f"which is not among the node types {', '.join(node_types)}"
+                    )
         return cls(tuple(node_types), tuple(edge_types))
 
 

@@ -7,8 +7,9 @@ Each parameter parses either form and fails with a message that names it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional
+from typing import Any
 
 
 class ConfigError(ValueError):
@@ -72,7 +73,7 @@ class Param:
     parse: Callable[[Any], Any]
     default: Any
     help: str
-    check: Optional[Callable[[Any], bool]] = None
+    check: Callable[[Any], bool] | None = None
     requirement: str = ""
 
 
@@ -89,9 +90,7 @@ def parse_params(specs: list[Param], raw: Mapping[str, Any], where: str) -> dict
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(raw) - set(by_name))
     if unknown:
-        raise ConfigError(
-            f"unknown {where} argument(s): {', '.join(unknown)} (known: {', '.join(sorted(by_name))})"
-        )
+        raise ConfigError(f"unknown {where} argument(s): {', '.join(unknown)} (known: {', '.join(sorted(by_name))})")
     parsed = {}
     for spec in specs:
         if spec.name not in raw:

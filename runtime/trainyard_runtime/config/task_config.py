@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import yaml
 
 from trainyard_runtime.config.graph_metadata import EdgeType, GraphMetadata, supervision_edge_types
 from trainyard_runtime.config.params import ConfigError, parse_bool, parse_float, parse_int
-from trainyard_runtime.data.splits import SplitFractions
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.uris import local_path
 
 # Map fields hold user keys (e.g. trainer args) that must not be renamed.
@@ -75,31 +75,35 @@ class TaskConfig:
     should_skip_training: bool
     should_skip_model_evaluation: bool
     should_log_to_tensorboard: bool
-    trained_model_uri: Optional[str]
-    eval_metrics_uri: Optional[str]
-    tensorboard_logs_uri: Optional[str]
+    trained_model_uri: str | None
+    eval_metrics_uri: str | None
+    tensorboard_logs_uri: str | None
     data_preprocessor_args: dict[str, Any]
     split_fractions: SplitFractions
-    preprocessed_metadata_uri: Optional[str]
+    preprocessed_metadata_uri: str | None
     graph: GraphMetadata = GraphMetadata((), ())
     supervision_edge_types: tuple[EdgeType, ...] = ()
     supervision_node_types: tuple[str, ...] = ()
 
     @classmethod
-    def load(cls, uri: str, base: Path) -> "TaskConfig":
+    def load(cls, uri: str, base: Path) -> TaskConfig:
         return cls.from_dict(load_yaml(uri, base, "task config"))
 
     @classmethod
-    def from_dict(cls, config: dict[str, Any]) -> "TaskConfig":
+    def from_dict(cls, config: dict[str, Any]) -> TaskConfig:
         task_metadata = _section(config, "task_metadata", "taskMetadata")
         kinds = [key for key in task_metadata if task_metadata[key] is not None]
         if "link_based_task_metadata" in kinds:
-            raise ConfigError("taskMetadata.linkBasedTaskMetadata is not supported by this runtime; "
-                              "use nodeAnchorBasedLinkPredictionTaskMetadata or nodeBasedTaskMetadata")
+            raise ConfigError(
+                "taskMetadata.linkBasedTaskMetadata is not supported by this runtime; "
+                "use nodeAnchorBasedLinkPredictionTaskMetadata or nodeBasedTaskMetadata"
+            )
         tasks = [_TASKS[key] for key in kinds if key in _TASKS]
         if len(tasks) != 1:
-            raise ConfigError("taskMetadata must hold exactly one of nodeAnchorBasedLinkPredictionTaskMetadata, "
-                              f"nodeBasedTaskMetadata (found: {', '.join(kinds) or 'none'})")
+            raise ConfigError(
+                "taskMetadata must hold exactly one of nodeAnchorBasedLinkPredictionTaskMetadata, "
+                f"nodeBasedTaskMetadata (found: {', '.join(kinds) or 'none'})"
+            )
         graph = GraphMetadata.from_dict(_section(config, "graph_metadata", "graphMetadata"))
         task_section = _section(task_metadata, next(k for k in kinds if k in _TASKS), "taskMetadata")
         supervision_nodes = tuple(str(name) for name in task_section.get("supervision_node_types") or [])
@@ -147,8 +151,10 @@ def _split_fractions(split_config: dict[str, Any]) -> SplitFractions:
     SplitGeneratorConfig, so it is refused rather than silently ignored.
     """
     if "splitter_args" in split_config:
-        raise ConfigError("datasetConfig.splitGeneratorConfig.splitterArgs is not a field of GiGL's "
-                          "SplitGeneratorConfig; put train_split/val_split/test_split/seed in assignerArgs")
+        raise ConfigError(
+            "datasetConfig.splitGeneratorConfig.splitterArgs is not a field of GiGL's "
+            "SplitGeneratorConfig; put train_split/val_split/test_split/seed in assignerArgs"
+        )
     args = {**(split_config.get("split_strategy_args") or {}), **(split_config.get("assigner_args") or {})}
     try:
         fractions = SplitFractions(

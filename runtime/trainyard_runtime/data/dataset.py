@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import torch
 
@@ -19,14 +19,20 @@ from trainyard_runtime.config.params import (
     parse_str,
     positive,
 )
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data import generators
 from trainyard_runtime.data.edge_lists import both_directions
 from trainyard_runtime.data.files import read_graph_files
 from trainyard_runtime.data.graph_store import GraphStore
-from trainyard_runtime.data.splits import SplitFractions, split_edges, split_nodes
+from trainyard_runtime.data.splits import split_edges, split_nodes
 
 _COMMON = [
-    Param("source", one_of("planted_partition", "rmat", "files", "dblp_like"), "planted_partition", "where the graph comes from"),
+    Param(
+        "source",
+        one_of("planted_partition", "rmat", "files", "dblp_like"),
+        "planted_partition",
+        "where the graph comes from",
+    ),
     Param("feature_dtype", one_of("float32", "float16"), "float32", "dtype of the stored node features"),
 ]
 _SOURCE_PARAMS = {
@@ -42,8 +48,17 @@ _SOURCE_PARAMS = {
         Param("num_communities", parse_int, 20, "communities (= classes)", positive, "positive"),
         Param("avg_degree", parse_int, 10, "edges per node before de-duplication", positive, "positive"),
         Param("intra_fraction", parse_float, 0.9, "fraction of edges inside a community", non_negative, ">= 0"),
-        Param("feature_dim", parse_int, 32, "feature dimension (0: featureless, needs node_embedding_dim)", non_negative, ">= 0"),
-        Param("feature_noise", parse_float, 1.0, "std of the noise added to the community centroid", non_negative, ">= 0"),
+        Param(
+            "feature_dim",
+            parse_int,
+            32,
+            "feature dimension (0: featureless, needs node_embedding_dim)",
+            non_negative,
+            ">= 0",
+        ),
+        Param(
+            "feature_noise", parse_float, 1.0, "std of the noise added to the community centroid", non_negative, ">= 0"
+        ),
         Param("inter_edge_weight", parse_float, 0.25, "weight of edges between communities", positive, "positive"),
         Param("seed", parse_int, 0, "generator seed"),
     ],
@@ -58,11 +73,23 @@ _SOURCE_PARAMS = {
         Param("intra_fraction", parse_float, 0.9, "fraction of links inside a topic", non_negative, ">= 0"),
         Param("feature_dim", parse_int, 32, "feature dimension", positive, "positive"),
         Param("feature_noise", parse_float, 1.0, "std of the noise added to the topic centroid", non_negative, ">= 0"),
-        Param("hard_negatives_per_paper", parse_int, 2, "same-topic non-authors drawn per paper (y_negative)", non_negative, ">= 0"),
+        Param(
+            "hard_negatives_per_paper",
+            parse_int,
+            2,
+            "same-topic non-authors drawn per paper (y_negative)",
+            non_negative,
+            ">= 0",
+        ),
         Param("seed", parse_int, 0, "generator seed"),
     ],
     "files": [
-        Param("preprocessed_metadata_uri", parse_str, None, "metadata YAML naming the files (default: sharedConfig.preprocessedMetadataUri)"),
+        Param(
+            "preprocessed_metadata_uri",
+            parse_str,
+            None,
+            "metadata YAML naming the files (default: sharedConfig.preprocessedMetadataUri)",
+        ),
     ],
 }
 
@@ -86,7 +113,7 @@ class GraphDataset:
     """
 
     store: GraphStore
-    labels: Optional[torch.Tensor] = None
+    labels: torch.Tensor | None = None
     splits: dict[str, torch.Tensor] = field(default_factory=dict)
 
     @property
@@ -101,7 +128,7 @@ class GraphDataset:
         return named
 
     @classmethod
-    def from_tensors(cls, named: dict[str, torch.Tensor]) -> "GraphDataset":
+    def from_tensors(cls, named: dict[str, torch.Tensor]) -> GraphDataset:
         store = GraphStore.from_tensors({k[6:]: v for k, v in named.items() if k.startswith("store.")})
         splits = {k[6:]: v for k, v in named.items() if k.startswith("split.")}
         return cls(store, named.get("labels"), splits)
@@ -112,14 +139,16 @@ def build_dataset(
     fractions: SplitFractions,
     task: str,
     base: Path,
-    default_metadata_uri: Optional[str] = None,
+    default_metadata_uri: str | None = None,
     with_edge_weights: bool = False,
 ) -> GraphDataset:
     """Builds the dataset for ``task`` ("link_prediction" or "node_classification")."""
     source = chosen_source(preprocessor_args)
     if source == "dblp_like":
-        raise ConfigError("dataPreprocessorArgs source=dblp_like is a heterogeneous graph: graphMetadata must list "
-                          "its node types (author, paper, term) and edge types")
+        raise ConfigError(
+            "dataPreprocessorArgs source=dblp_like is a heterogeneous graph: graphMetadata must list "
+            "its node types (author, paper, term) and edge types"
+        )
     args = parse_params(data_params(source), preprocessor_args, f"dataPreprocessorArgs (source={source})")
     raw = _read_source(source, args, base, default_metadata_uri)
     features = raw.features.to(torch.float16 if args["feature_dtype"] == "float16" else torch.float32)
@@ -141,9 +170,11 @@ def build_dataset(
     return GraphDataset(store, raw.labels, splits)
 
 
-def _read_source(source: str, args: dict[str, Any], base: Path, default_metadata_uri: Optional[str]):
+def _read_source(source: str, args: dict[str, Any], base: Path, default_metadata_uri: str | None):
     if source == "rmat":
-        return generators.rmat(args["scale"], args["avg_degree"], args["feature_dim"], args["num_classes"], args["seed"])
+        return generators.rmat(
+            args["scale"], args["avg_degree"], args["feature_dim"], args["num_classes"], args["seed"]
+        )
     if source == "planted_partition":
         return generators.planted_partition(
             args["num_nodes"],
@@ -158,6 +189,7 @@ def _read_source(source: str, args: dict[str, Any], base: Path, default_metadata
     metadata_uri = args["preprocessed_metadata_uri"] or default_metadata_uri
     if not metadata_uri:
         raise ConfigError(
-            "dataPreprocessorArgs source=files needs preprocessed_metadata_uri (or sharedConfig.preprocessedMetadataUri)"
+            "dataPreprocessorArgs source=files needs preprocessed_metadata_uri "
+            "(or sharedConfig.preprocessedMetadataUri)"
         )
     return read_graph_files(metadata_uri, base)

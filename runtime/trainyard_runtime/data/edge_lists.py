@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 
 
 def canonical_pairs(
-    edge_index: torch.Tensor, num_nodes: int, edge_weight: Optional[torch.Tensor] = None
-) -> tuple[torch.Tensor, Optional[torch.Tensor]]:
+    edge_index: torch.Tensor, num_nodes: int, edge_weight: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor | None]:
     """Undirected simple graph: one ``(low, high)`` pair per connected node pair, no self-loops.
 
     Duplicates (RMAT draws many) collapse into one pair keeping the first weight seen.
@@ -27,7 +25,7 @@ def canonical_pairs(
 
 
 def both_directions(
-    pairs: torch.Tensor, edge_weight: Optional[torch.Tensor] = None
-) -> tuple[torch.Tensor, Optional[torch.Tensor]]:
+    pairs: torch.Tensor, edge_weight: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor | None]:
     edge_index = torch.cat([pairs, pairs.flip(0)], dim=1)
     return edge_index, None if edge_weight is None else torch.cat([edge_weight, edge_weight])

@@ -11,7 +11,7 @@ The metadata file (see the runtime README) names the files relative to its own f
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 import torch
@@ -78,7 +78,7 @@ def read_graph_files(metadata_uri: str, base: Path) -> RawGraph:
     return RawGraph(num_nodes, edge_index, meta["undirected"], features.float(), labels, weight)
 
 
-def _read_edges(path: Path, meta: dict[str, Any]) -> tuple[torch.Tensor, Optional[torch.Tensor]]:
+def _read_edges(path: Path, meta: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor | None]:
     if path.suffix == ".npy":
         array = np.load(path)
         if array.ndim != 2 or 2 not in array.shape:
@@ -93,9 +93,7 @@ def _read_edges(path: Path, meta: dict[str, Any]) -> tuple[torch.Tensor, Optiona
         if meta["edge_weight_column"]:
             columns.append(meta["edge_weight_column"])
         table = _read_parquet(pq, path, columns)
-        edge_index = torch.from_numpy(
-            np.stack([table.column(c).to_numpy().astype(np.int64) for c in columns[:2]])
-        )
+        edge_index = torch.from_numpy(np.stack([table.column(c).to_numpy().astype(np.int64) for c in columns[:2]]))
         weight = None
         if meta["edge_weight_column"]:
             weight = torch.from_numpy(table.column(columns[2]).to_numpy().astype(np.float32))
@@ -129,7 +127,7 @@ def _read_node_table(path: Path, meta: dict[str, Any], kind: str) -> torch.Tenso
     return torch.from_numpy(placed)
 
 
-def _read_parquet(pq: Any, path: Path, columns: Optional[list[str]]) -> Any:
+def _read_parquet(pq: Any, path: Path, columns: list[str] | None) -> Any:
     try:
         return pq.read_table(path, columns=columns)
     except Exception as error:  # pyarrow raises several types for missing columns and corrupt files

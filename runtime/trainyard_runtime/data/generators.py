@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import torch
 
@@ -21,8 +20,8 @@ class RawGraph:
     edge_index: torch.Tensor  # [2, E]; (low, high) pairs when `undirected`
     undirected: bool
     features: torch.Tensor
-    labels: Optional[torch.Tensor] = None
-    edge_weight: Optional[torch.Tensor] = None
+    labels: torch.Tensor | None = None
+    edge_weight: torch.Tensor | None = None
 
 
 def rmat(scale: int, avg_degree: int, feature_dim: int, num_classes: int, seed: int) -> RawGraph:

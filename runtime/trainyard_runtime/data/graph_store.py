@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import torch
 
@@ -22,7 +21,7 @@ class GraphStore:
     indptr: torch.Tensor
     indices: torch.Tensor
     features: torch.Tensor
-    edge_weight: Optional[torch.Tensor] = None
+    edge_weight: torch.Tensor | None = None
 
     @classmethod
     def from_edge_index(
@@ -30,8 +29,8 @@ class GraphStore:
         edge_index: torch.Tensor,
         num_nodes: int,
         features: torch.Tensor,
-        edge_weight: Optional[torch.Tensor] = None,
-    ) -> "GraphStore":
+        edge_weight: torch.Tensor | None = None,
+    ) -> GraphStore:
         """Builds the CSR from a ``[2, E]`` (source, destination) edge list; row = source."""
         if edge_index.dim() != 2 or edge_index.size(0) != 2:
             raise ValueError(f"edge_index must have shape [2, E], got {list(edge_index.shape)}")
@@ -80,7 +79,7 @@ class GraphStore:
     def neighbours(self, node: int) -> torch.Tensor:
         return self.indices[self.indptr[node] : self.indptr[node + 1]].long()
 
-    def to(self, device: torch.device) -> "GraphStore":
+    def to(self, device: torch.device) -> GraphStore:
         weight = None if self.edge_weight is None else self.edge_weight.to(device)
         return GraphStore(self.indptr.to(device), self.indices.to(device), self.features.to(device), weight)
 
@@ -91,5 +90,5 @@ class GraphStore:
         return named
 
     @classmethod
-    def from_tensors(cls, named: dict[str, torch.Tensor]) -> "GraphStore":
+    def from_tensors(cls, named: dict[str, torch.Tensor]) -> GraphStore:
         return cls(named["indptr"], named["indices"], named["features"], named.get("edge_weight"))

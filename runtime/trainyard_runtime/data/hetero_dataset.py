@@ -9,17 +9,18 @@ for a frontier is the homogeneous samplers' job, run once per edge type.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import torch
 
 from trainyard_runtime.config.graph_metadata import EdgeType, GraphMetadata
 from trainyard_runtime.config.params import ConfigError, parse_params
+from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data import hetero_generators
 from trainyard_runtime.data.dataset import chosen_source, data_params
 from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.data.hetero_generators import RawHeteroGraph
-from trainyard_runtime.data.splits import SplitFractions, split_edges, split_nodes
+from trainyard_runtime.data.splits import split_edges, split_nodes
 
 
 @dataclass
@@ -53,9 +54,11 @@ class HeteroGraphDataset:
         labels = self.labels.get(node_type)
         return int(labels.max()) + 1 if labels is not None and labels.numel() else 0
 
-    def to(self, device: torch.device) -> "HeteroGraphDataset":
+    def to(self, device: torch.device) -> HeteroGraphDataset:
         return HeteroGraphDataset(
-            self.node_types, self.edge_types, self.offsets,
+            self.node_types,
+            self.edge_types,
+            self.offsets,
             {kind: tensor.to(device) for kind, tensor in self.features.items()},
             {kind: tensor.to(device) for kind, tensor in self.labels.items()},
             {edge_type: store.to(device) for edge_type, store in self.stores.items()},
@@ -74,13 +77,15 @@ class HeteroGraphDataset:
         return named
 
     @classmethod
-    def from_tensors(cls, named: dict[str, torch.Tensor], graph: GraphMetadata) -> "HeteroGraphDataset":
+    def from_tensors(cls, named: dict[str, torch.Tensor], graph: GraphMetadata) -> HeteroGraphDataset:
         def group(prefix: str) -> dict[str, torch.Tensor]:
-            return {k[len(prefix):]: v for k, v in named.items() if k.startswith(prefix)}
+            return {k[len(prefix) :]: v for k, v in named.items() if k.startswith(prefix)}
 
         kinds, edge_types = graph.node_types, graph.edge_types
         return cls(
-            kinds, edge_types, named["offsets"],
+            kinds,
+            edge_types,
+            named["offsets"],
             {kind: named[f"features.{i}"] for i, kind in enumerate(kinds)},
             {kind: named[f"labels.{i}"] for i, kind in enumerate(kinds) if f"labels.{i}" in named},
             {edge_type: GraphStore.from_tensors(group(f"store.{j}.")) for j, edge_type in enumerate(edge_types)},
@@ -93,13 +98,15 @@ def build_hetero_dataset(
     fractions: SplitFractions,
     task: str,
     graph: GraphMetadata,
-    supervision_edge_type: Optional[EdgeType],
-    supervision_node_type: Optional[str],
+    supervision_edge_type: EdgeType | None,
+    supervision_node_type: str | None,
 ) -> HeteroGraphDataset:
     source = chosen_source(preprocessor_args)
     if source != "dblp_like":
-        raise ConfigError(f"graphMetadata describes a heterogeneous graph, which dataPreprocessorArgs source={source} "
-                          "cannot provide; use source: dblp_like")
+        raise ConfigError(
+            f"graphMetadata describes a heterogeneous graph, which dataPreprocessorArgs source={source} "
+            "cannot provide; use source: dblp_like"
+        )
     args = parse_params(data_params(source), preprocessor_args, f"dataPreprocessorArgs (source={source})")
     raw = hetero_generators.dblp_like(**{k: v for k, v in args.items() if k not in ("source", "feature_dtype")})
     dtype = torch.float16 if args["feature_dtype"] == "float16" else torch.float32
@@ -122,12 +129,13 @@ def _assemble(
     fractions: SplitFractions,
     task: str,
     graph: GraphMetadata,
-    supervision_edge_type: Optional[EdgeType],
-    supervision_node_type: Optional[str],
+    supervision_edge_type: EdgeType | None,
+    supervision_node_type: str | None,
 ) -> HeteroGraphDataset:
     if set(graph.node_types) != set(raw.num_nodes):
-        raise ConfigError(f"graphMetadata node types {', '.join(graph.node_types)} differ from the data's "
-                          f"{', '.join(raw.num_nodes)}")
+        raise ConfigError(
+            f"graphMetadata node types {', '.join(graph.node_types)} differ from the data's {', '.join(raw.num_nodes)}"
+        )
     counts = torch.tensor([0] + [raw.num_nodes[kind] for kind in graph.node_types])
     offsets = torch.cumsum(counts, 0)
     offset = {kind: int(offsets[i]) for i, kind in enumerate(graph.node_types)}
@@ -140,8 +148,11 @@ def _assemble(
         split = split_edges(pairs, fractions, random_orientation=sup.src == sup.dst)
         to_global = torch.tensor([[offset[sup.src]], [offset[sup.dst]]])
         held_in = pairs[:, split["train_positions"]]
-        splits = {"train_edges": held_in + to_global, "val_edges": split["val_edges"] + to_global,
-                  "test_edges": split["test_edges"] + to_global}
+        splits = {
+            "train_edges": held_in + to_global,
+            "val_edges": split["val_edges"] + to_global,
+            "test_edges": split["test_edges"] + to_global,
+        }
         # Only training links stay in the graph; they are stored under the key the raw links had.
         key = (sup.src, sup.dst) if (sup.src, sup.dst) in links else (sup.dst, sup.src)
         links[key] = held_in if key == (sup.src, sup.dst) else held_in.flip(0)
@@ -165,8 +176,11 @@ def _assemble(
         # Rows are the message targets: sampling a hop for a frontier of dst nodes picks src neighbours.
         stores[edge_type] = GraphStore.from_edge_index(torch.stack([dst, src]), total, torch.empty(total, 0))
     return HeteroGraphDataset(
-        graph.node_types, graph.edge_types, offsets,
+        graph.node_types,
+        graph.edge_types,
+        offsets,
         {kind: raw.features[kind].to(dtype) for kind in graph.node_types},
         {kind: raw.labels[kind] for kind in graph.node_types if kind in raw.labels},
-        stores, splits,
+        stores,
+        splits,
     )

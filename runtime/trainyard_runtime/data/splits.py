@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import torch
 
-
-@dataclass(frozen=True)
-class SplitFractions:
-    """Read from ``datasetConfig.splitGeneratorConfig`` (``train_split``/``val_split``/``test_split``/``seed``)."""
-
-    train: float = 0.8
-    val: float = 0.1
-    test: float = 0.1
-    seed: int = 42
-
-    def __post_init__(self):
-        if min(self.train, self.val, self.test) < 0 or abs(self.train + self.val + self.test - 1.0) > 1e-6:
-            raise ValueError(f"split fractions must be non-negative and sum to 1, got {self}")
+from trainyard_runtime.config.split_fractions import SplitFractions
 
 
-def split_edges(pairs: torch.Tensor, fractions: SplitFractions, random_orientation: bool = True) -> dict[str, torch.Tensor]:
+def split_edges(
+    pairs: torch.Tensor, fractions: SplitFractions, random_orientation: bool = True
+) -> dict[str, torch.Tensor]:
     """Splits undirected pairs; validation and test pairs are held out of the message-passing graph.
 
     Returns ``train_positions`` (columns of ``pairs`` that stay for message passing and training labels) and
@@ -31,8 +19,8 @@ def split_edges(pairs: torch.Tensor, fractions: SplitFractions, random_orientati
     """
     generator = torch.Generator().manual_seed(fractions.seed)
     order = torch.randperm(pairs.size(1), generator=generator)
-    num_val = int(round(fractions.val * pairs.size(1)))
-    num_test = int(round(fractions.test * pairs.size(1)))
+    num_val = round(fractions.val * pairs.size(1))
+    num_test = round(fractions.test * pairs.size(1))
     flip = torch.rand(pairs.size(1), generator=generator) < 0.5
     oriented = torch.where(flip, pairs.flip(0), pairs) if random_orientation else pairs
     return {
@@ -45,8 +33,8 @@ def split_edges(pairs: torch.Tensor, fractions: SplitFractions, random_orientati
 def split_nodes(num_nodes: int, fractions: SplitFractions) -> dict[str, torch.Tensor]:
     generator = torch.Generator().manual_seed(fractions.seed)
     order = torch.randperm(num_nodes, generator=generator)
-    num_val = int(round(fractions.val * num_nodes))
-    num_test = int(round(fractions.test * num_nodes))
+    num_val = round(fractions.val * num_nodes)
+    num_test = round(fractions.test * num_nodes)
     return {
         "val_nodes": order[:num_val].sort().values,
         "test_nodes": order[num_val : num_val + num_test].sort().values,

@@ -13,8 +13,6 @@ step and the replicas stay equal without ever sending the table itself.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 import torch.distributed as dist
 from torch import nn
@@ -45,7 +43,7 @@ class NodeEmbeddings(nn.Module):
         self.table = nn.Embedding.from_pretrained(weight.to(table_device), freeze=False, sparse=True)
         self.optimizer = torch.optim.SparseAdam(self.table.parameters(), lr=learning_rate)
         self._world_size = dist.get_world_size() if dist.is_initialized() else 1
-        self._group: Optional[dist.ProcessGroup] = None
+        self._group: dist.ProcessGroup | None = None
         if self._world_size > 1 and dist.get_backend() != "gloo":
             self._group = dist.new_group(backend="gloo")  # collective: every rank builds its table together
 
@@ -81,7 +79,9 @@ class NodeEmbeddings(nn.Module):
         self.optimizer.step()
 
 
-def build_node_embeddings(args: TrainerArgs, num_nodes: int, num_features: int, device: torch.device) -> Optional[NodeEmbeddings]:
+def build_node_embeddings(
+    args: TrainerArgs, num_nodes: int, num_features: int, device: torch.device
+) -> NodeEmbeddings | None:
     """The table the trainer arguments ask for (``node_embedding_dim`` > 0), or None; a graph without features
     needs one. Every rank draws the same initial table from ``seed``."""
     if args.node_embedding_dim == 0:
@@ -89,6 +89,10 @@ def build_node_embeddings(args: TrainerArgs, num_nodes: int, num_features: int, 
             raise ConfigError("the graph has no node features: set the trainer argument node_embedding_dim")
         return None
     return NodeEmbeddings(
-        num_nodes, args.node_embedding_dim, args.node_embedding_learning_rate, device,
-        pin_memory=args.node_embedding_pin_memory, seed=args.seed,
+        num_nodes,
+        args.node_embedding_dim,
+        args.node_embedding_learning_rate,
+        device,
+        pin_memory=args.node_embedding_pin_memory,
+        seed=args.seed,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import torch
 from torch_geometric.data import Data
@@ -55,7 +55,7 @@ class AnchorLinkLoader:
         max_positives_per_anchor: int,
         remove_labels_from_message_passing: bool,
         device: torch.device,
-        negatives: Optional[SeedBatches] = None,
+        negatives: SeedBatches | None = None,
         shard: tuple[int, int] = (0, 1),
         shuffle: bool = True,
         infinite: bool = False,
@@ -81,7 +81,7 @@ class AnchorLinkLoader:
         for anchors in self.seed_batches:
             yield self.batch(anchors, next(negatives) if negatives is not None else None)
 
-    def batch(self, anchors: torch.Tensor, negatives: Optional[torch.Tensor] = None) -> Data:
+    def batch(self, anchors: torch.Tensor, negatives: torch.Tensor | None = None) -> Data:
         device = self.sampler.device
         anchors = anchors.to(device)
         negatives = torch.empty(0, dtype=torch.int64, device=device) if negatives is None else negatives.to(device)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import torch
 
@@ -40,8 +40,17 @@ class HeteroBatch:
 class HeteroNodeLoader:
     """Batches of seed nodes (global ids of one node type) with their typed neighbourhoods."""
 
-    def __init__(self, dataset: HeteroGraphDataset, sampler: HeteroNeighborSampler, seeds: torch.Tensor,
-                 batch_size: int, device: torch.device, shuffle: bool, infinite: bool, seed: int):
+    def __init__(
+        self,
+        dataset: HeteroGraphDataset,
+        sampler: HeteroNeighborSampler,
+        seeds: torch.Tensor,
+        batch_size: int,
+        device: torch.device,
+        shuffle: bool,
+        infinite: bool,
+        seed: int,
+    ):
         self.dataset = dataset
         self.sampler = sampler
         self.device = device
@@ -67,8 +76,8 @@ class HeteroAnchorLinkLoader:
         dataset: HeteroGraphDataset,
         sampler: HeteroNeighborSampler,
         positives: torch.Tensor,
-        hard_negatives: Optional[torch.Tensor],
-        random_negatives: Optional[SeedBatches],
+        hard_negatives: torch.Tensor | None,
+        random_negatives: SeedBatches | None,
         batch_size: int,
         max_per_anchor: int,
         remove_labels_from_message_passing: bool,
@@ -99,7 +108,7 @@ class HeteroAnchorLinkLoader:
         for anchors in self.seed_batches:
             yield self.batch(anchors, next(randoms) if randoms is not None else None)
 
-    def batch(self, anchors: torch.Tensor, random_negatives: Optional[torch.Tensor]) -> HeteroBatch:
+    def batch(self, anchors: torch.Tensor, random_negatives: torch.Tensor | None) -> HeteroBatch:
         device = self.sampler.device
         anchors = anchors.to(device)
         empty = torch.empty(0, dtype=torch.int64, device=device)
@@ -109,8 +118,9 @@ class HeteroAnchorLinkLoader:
         if self.negative_sampler is not None:
             hard, hard_row, _ = self.negative_sampler.sample_hop(anchors, 0)
         label_edges = torch.stack([anchors[positive_row], positives])
-        subgraph = self.sampler.sample(torch.cat([anchors, positives, hard, randoms]),
-                                       exclude_edges=label_edges if self.remove_labels else None)
+        subgraph = self.sampler.sample(
+            torch.cat([anchors, positives, hard, randoms]), exclude_edges=label_edges if self.remove_labels else None
+        )
         batch = HeteroBatch(self.dataset, subgraph, self.device)
         local = batch.seed_local
         first_positive, first_hard = anchors.numel(), anchors.numel() + positives.numel()

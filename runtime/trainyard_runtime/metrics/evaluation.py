@@ -3,7 +3,8 @@ both summed across processes."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional, Protocol, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Protocol, TypeVar
 
 import torch
 from torch import nn
@@ -20,7 +21,7 @@ class Metric(Protocol):
 def evaluate_batches(
     model: nn.Module,
     batches: Iterable[Batch],
-    max_batches: Optional[int],
+    max_batches: int | None,
     metric: Metric,
     step: Callable[[Batch], float],
     all_reduce_sum: AllReduce,

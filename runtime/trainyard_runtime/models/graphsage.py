@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 from torch import nn
 from torch_geometric.data import Data
@@ -31,15 +29,17 @@ class GraphSAGE(nn.Module):
 
     def encode(self, data: Data) -> torch.Tensor:
         """Embeddings of a sampled batch (a PyG ``Data`` from the loaders)."""
-        return self(data.x, data.edge_index, data.edge_weight, data.get("num_sampled_nodes"), data.get("num_sampled_edges"))
+        return self(
+            data.x, data.edge_index, data.edge_weight, data.get("num_sampled_nodes"), data.get("num_sampled_edges")
+        )
 
     def forward(
         self,
         x: torch.Tensor,
         edge_index: torch.Tensor,
         edge_weight: torch.Tensor,
-        num_sampled_nodes: Optional[list[int]] = None,
-        num_sampled_edges: Optional[list[int]] = None,
+        num_sampled_nodes: list[int] | None = None,
+        num_sampled_edges: list[int] | None = None,
     ) -> torch.Tensor:
         """Embeddings of the nodes still present after the last layer (the seeds come first)."""
         for i, conv in enumerate(self.convs):

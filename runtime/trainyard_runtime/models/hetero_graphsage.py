@@ -51,7 +51,7 @@ class HeteroGraphSAGE(nn.Module):
         # the outputs of farther nodes could never reach the seeds.
         reach = torch.cumsum(torch.tensor(batch.num_sampled_nodes), 0).tolist()
         num_layers = len(self.root)
-        for layer, (roots, relations) in enumerate(zip(self.root, self.neighbour)):
+        for layer, (roots, relations) in enumerate(zip(self.root, self.neighbour, strict=True)):
             kept = reach[min(num_layers - 1 - layer, len(reach) - 1)]
             node_type = batch.node_type[:kept]
             inner = batch.edge_index[1] < kept

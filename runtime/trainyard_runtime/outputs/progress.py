@@ -7,7 +7,7 @@ import time
 
 
 def _duration(seconds: float) -> str:
-    seconds = max(int(round(seconds)), 0)
+    seconds = max(round(seconds), 0)
     if seconds < 60:
         return f"{seconds}s"
     minutes, seconds = divmod(seconds, 60)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 
 class ScalarLog:
@@ -13,7 +12,7 @@ class ScalarLog:
     would otherwise delay the first training step, which has nothing to log yet.
     """
 
-    def __init__(self, folder: Optional[Path]):
+    def __init__(self, folder: Path | None):
         self._folder = folder
         self._writer = None
         if folder is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Optional
 
 import torch
 
@@ -23,7 +22,7 @@ class HopSampler(ABC):
 
     supports_native = False  # whether this sampler has native hop kernels
 
-    def __init__(self, store: GraphStore, num_hops: int, seed: int = 0, native: Optional[bool] = None):
+    def __init__(self, store: GraphStore, num_hops: int, seed: int = 0, native: bool | None = None):
         if num_hops < 1:
             raise ValueError("a sampler needs at least one hop")
         self.store = store
@@ -38,9 +37,7 @@ class HopSampler(ABC):
         self._ids = LocalIdTable(store.num_nodes, self.device, native=self.native)
 
     @abstractmethod
-    def sample_hop(
-        self, frontier: torch.Tensor, hop: int
-    ) -> tuple[torch.Tensor, torch.Tensor, Optional[torch.Tensor]]:
+    def sample_hop(self, frontier: torch.Tensor, hop: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
         """Samples one hop for ``frontier`` (global ids).
 
         Returns (neighbour global ids, index into ``frontier`` of the node each was sampled for, raw
@@ -61,7 +58,7 @@ class HopSampler(ABC):
         offsets = torch.arange(rows.numel(), device=self.device) - block_start[rows]
         return rows, offsets
 
-    def excluded_keys(self, exclude_edges: Optional[torch.Tensor]) -> Optional[torch.Tensor]:
+    def excluded_keys(self, exclude_edges: torch.Tensor | None) -> torch.Tensor | None:
         """Keys ``target * num_nodes + neighbour`` of the excluded edges in both directions, or None."""
         if exclude_edges is None or not exclude_edges.numel():
             return None
@@ -71,7 +68,7 @@ class HopSampler(ABC):
             [exclude_edges[0] * num_nodes + exclude_edges[1], exclude_edges[1] * num_nodes + exclude_edges[0]]
         )
 
-    def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> SampledSubgraph:
+    def sample(self, seeds: torch.Tensor, exclude_edges: torch.Tensor | None = None) -> SampledSubgraph:
         """Samples the neighbourhood of ``seeds``; edges in ``exclude_edges`` ([2, K] global, either
         direction) never appear in the result: they are the labels a link-prediction batch must not see."""
         seeds = seeds.to(self.device, torch.int64)

@@ -14,9 +14,7 @@ def build_sampler(args: TrainerArgs, store: GraphStore, seed: int) -> HopSampler
     if args.sampler == "weighted":
         return WeightedNeighborSampler(store, args.num_neighbors, seed)
     if args.sampler == "layerwise":
-        budgets = args.layer_node_budget or [
-            args.main_batch_size * (k if k > 0 else 10) for k in args.num_neighbors
-        ]
+        budgets = args.layer_node_budget or [args.main_batch_size * (k if k > 0 else 10) for k in args.num_neighbors]
         return LayerwiseSampler(store, budgets, seed)
     if args.sampler == "random_walk":
         return RandomWalkSampler(

@@ -16,10 +16,10 @@ on a power-law graph; a few bytes each per operation, which a GPU streams in mic
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Optional
 
 import torch
 
@@ -87,11 +87,21 @@ class BatchLayout:
             edges = slice(num_nodes + start[h] - batch_size, num_nodes + start[h + 1] - batch_size)
             shape = shapes[h] + [1]
             self.ends[1, edges] = start[h - 1] + torch.arange(capacity[h], device=device) // fanouts[h - 1]
-            self.hops.append(_HopSlots(
-                position[nodes].view(shape), position[nodes], neighbour[nodes].view(shape), neighbour[nodes],
-                target[nodes].view(shape), target[nodes], self.ends[0, edges].view(shape), self.ends[0, edges],
-                self.mask[edges].view(shape), self.mask[nodes].view(shape), self.node[nodes].view(shape),
-            ))
+            self.hops.append(
+                _HopSlots(
+                    position[nodes].view(shape),
+                    position[nodes],
+                    neighbour[nodes].view(shape),
+                    neighbour[nodes],
+                    target[nodes].view(shape),
+                    target[nodes],
+                    self.ends[0, edges].view(shape),
+                    self.ends[0, edges],
+                    self.mask[edges].view(shape),
+                    self.mask[nodes].view(shape),
+                    self.node[nodes].view(shape),
+                )
+            )
         self.seed_frontier = self.seed_node.view(batch_size, 1)
         # prefix entries holding the running totals after each hop's node slots, then after its edge slots
         node_totals = [start[h + 1] for h in range(len(shapes))]
@@ -131,7 +141,7 @@ class FixedCapacitySampler:
             )
         return self._layouts[batch_size]
 
-    def sample(self, seeds: torch.Tensor, excluded_keys: Optional[torch.Tensor] = None) -> SampledSubgraph:
+    def sample(self, seeds: torch.Tensor, excluded_keys: torch.Tensor | None = None) -> SampledSubgraph:
         """``seeds``: int64 global ids on the store's device; ``excluded_keys``: sorted ``target * num_nodes +
         neighbour`` keys of edges that must not be sampled, or None."""
         layout = self._layout(seeds.numel())
@@ -142,7 +152,7 @@ class FixedCapacitySampler:
         torch.eq(seed_first, layout.seed_position, out=layout.seed_new)
         torch.where(layout.seed_new, seeds, sink, out=layout.seed_node)
         frontier = layout.seed_frontier
-        for chooser, slots in zip(self._choosers, layout.hops):
+        for chooser, slots in zip(self._choosers, layout.hops, strict=True):
             self._sample_hop(frontier, chooser, slots, excluded_keys)
             frontier = slots.node
         # The one synchronisation: how many nodes and edges each hop found.
@@ -155,15 +165,25 @@ class FixedCapacitySampler:
         node = layout.node.take(node_slots)
         edge_index = layout.prefix.take(layout.ends.index_select(1, edge_slots))
         first_slot.index_fill_(0, node, _ABSENT)
-        node_counts = [totals[0]] + [b - a for a, b in zip(totals[:hops], totals[1 : hops + 1])]
-        edge_counts = [b - a for a, b in zip([num_nodes] + totals[hops + 1 : -1], totals[hops + 1 :])]
+        node_counts = [totals[0]] + [b - a for a, b in itertools.pairwise(totals[: hops + 1])]
+        edge_counts = [b - a for a, b in itertools.pairwise(totals[hops:])]  # totals[hops] is num_nodes
         return SampledSubgraph(
-            node, edge_index, mean_weights(edge_index[1]), totals[0], node_counts, edge_counts,
+            node,
+            edge_index,
+            mean_weights(edge_index[1]),
+            totals[0],
+            node_counts,
+            edge_counts,
             layout.prefix.take(seed_first),
         )
 
-    def _sample_hop(self, frontier: torch.Tensor, chooser: DistinctPositions, slots: _HopSlots,
-                    excluded_keys: Optional[torch.Tensor]) -> None:
+    def _sample_hop(
+        self,
+        frontier: torch.Tensor,
+        chooser: DistinctPositions,
+        slots: _HopSlots,
+        excluded_keys: torch.Tensor | None,
+    ) -> None:
         start, end = self._row_bounds[frontier].split(1, -1)  # [..., 1, 1] each
         degree = end - start
         position = chooser(degree, self.generator)

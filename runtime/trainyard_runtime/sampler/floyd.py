@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 
 # Random 62-bit integers reduced modulo the bound: the bias is below bound / 2^62.
@@ -36,7 +34,7 @@ class DistinctPositions:
         self._minus_one = torch.tensor(-1.0, device=device)  # tensors, not Python numbers: no conversion per call
         self._zero = torch.tensor(0.0, device=device)
 
-    def __call__(self, degree: torch.Tensor, generator: Optional[torch.Generator]) -> torch.Tensor:
+    def __call__(self, degree: torch.Tensor, generator: torch.Generator | None) -> torch.Tensor:
         """``degree``: shape ``[..., 1, 1]``; returns positions ``[..., fanout, 1]`` in ``[1, max(degree, fanout)]``,
         distinct within a row; those ``<= degree`` are the sample."""
         # bound_i = u_i for d = max(degree, fanout)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import torch
 
@@ -43,13 +42,15 @@ class HeteroNeighborSampler:
     def __init__(self, stores: dict[EdgeType, GraphStore], fanout: dict[EdgeType, list[int]], seed: int = 0):
         self.edge_types = list(stores)
         self.num_hops = len(next(iter(fanout.values())))
-        self.samplers = [NeighborSampler(stores[e], fanout[e], seed + 104_729 * i) for i, e in enumerate(self.edge_types)]
+        self.samplers = [
+            NeighborSampler(stores[e], fanout[e], seed + 104_729 * i) for i, e in enumerate(self.edge_types)
+        ]
         first = stores[self.edge_types[0]]
         self.device = first.device
         self.num_nodes = first.num_nodes
         self._ids = LocalIdTable(self.num_nodes, self.device)
 
-    def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> HeteroSubgraph:
+    def sample(self, seeds: torch.Tensor, exclude_edges: torch.Tensor | None = None) -> HeteroSubgraph:
         """Like :meth:`HopSampler.sample`: edges in ``exclude_edges`` ([2, K] global, either direction, any
         edge type) never appear — the labels a link-prediction batch must not see."""
         seeds = seeds.to(self.device, torch.int64)

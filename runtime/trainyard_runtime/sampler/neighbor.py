@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 
 from trainyard_runtime.data.graph_store import GraphStore
@@ -22,20 +20,20 @@ class NeighborSampler(HopSampler):
 
     supports_native = True
 
-    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0, native: Optional[bool] = None):
+    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0, native: bool | None = None):
         super().__init__(store, len(num_neighbors), seed, native)
         if any(k == 0 or k < -1 for k in num_neighbors):
             raise ValueError(f"num_neighbors entries must be positive or -1, got {num_neighbors}")
         self.num_neighbors = list(num_neighbors)
         self._fixed_capacity = None if self.native else self.fixed_capacity_sampler()
 
-    def fixed_capacity_sampler(self) -> Optional[FixedCapacitySampler]:
+    def fixed_capacity_sampler(self) -> FixedCapacitySampler | None:
         """The tensor path with one synchronisation per batch, where it applies (bounded fanouts)."""
         if not FixedCapacitySampler.applies_to(self.store, self.num_neighbors):
             return None
         return FixedCapacitySampler(self.store, self.num_neighbors, self.generator)
 
-    def sample(self, seeds: torch.Tensor, exclude_edges: Optional[torch.Tensor] = None) -> SampledSubgraph:
+    def sample(self, seeds: torch.Tensor, exclude_edges: torch.Tensor | None = None) -> SampledSubgraph:
         if self._fixed_capacity is not None:
             excluded = self.excluded_keys(exclude_edges)
             return self._fixed_capacity.sample(
@@ -48,15 +46,21 @@ class NeighborSampler(HopSampler):
         excluded = self.excluded_keys(exclude_edges)
         node, edge_index, edge_weight, seed_local, num_sampled_nodes, num_sampled_edges = (
             native_kernels.sample_neighbourhood(
-                store.indptr, store.indices, self.native_edge_weight(), self._ids.table, seeds.to(torch.int64),
-                self.num_neighbors, _NO_KEYS if excluded is None else excluded, self.next_key(),
+                store.indptr,
+                store.indices,
+                self.native_edge_weight(),
+                self._ids.table,
+                seeds.to(torch.int64),
+                self.num_neighbors,
+                _NO_KEYS if excluded is None else excluded,
+                self.next_key(),
             )
         )
         return SampledSubgraph(
             node, edge_index, edge_weight, num_sampled_nodes[0], num_sampled_nodes, num_sampled_edges, seed_local
         )
 
-    def native_edge_weight(self) -> Optional[torch.Tensor]:
+    def native_edge_weight(self) -> torch.Tensor | None:
         """The weights the native kernel samples by (None: uniformly)."""
         return None
 
@@ -89,12 +93,12 @@ class WeightedNeighborSampler(NeighborSampler):
     """Like :class:`NeighborSampler`, but a neighbour's chance is proportional to its edge weight
     (sampling without replacement by Efraimidis–Spirakis keys ``log(u) / w``, top ``fanout`` per row)."""
 
-    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0, native: Optional[bool] = None):
+    def __init__(self, store: GraphStore, num_neighbors: list[int], seed: int = 0, native: bool | None = None):
         if store.edge_weight is None:
             raise ValueError("weighted sampling needs edge weights in the graph store")
         super().__init__(store, num_neighbors, seed, native)
 
-    def native_edge_weight(self) -> Optional[torch.Tensor]:
+    def native_edge_weight(self) -> torch.Tensor | None:
         return self.store.edge_weight
 
     def fixed_capacity_sampler(self) -> None:

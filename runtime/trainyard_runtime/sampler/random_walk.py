@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 
 from trainyard_runtime.data.graph_store import GraphStore
@@ -27,7 +25,7 @@ class RandomWalkSampler(HopSampler):
         walk_length: int = 3,
         restart_probability: float = 0.5,
         seed: int = 0,
-        native: Optional[bool] = None,
+        native: bool | None = None,
     ):
         super().__init__(store, len(num_neighbors), seed, native)
         if any(k <= 0 for k in num_neighbors):
@@ -43,8 +41,14 @@ class RandomWalkSampler(HopSampler):
         indptr, indices = self.store.indptr, self.store.indices
         if self.native:
             return native_kernels.random_walk_neighbours(
-                indptr, indices, frontier, self.num_neighbors[hop], self.num_walks, self.walk_length,
-                self.restart_probability, self.next_key(),
+                indptr,
+                indices,
+                frontier,
+                self.num_neighbors[hop],
+                self.num_walks,
+                self.walk_length,
+                self.restart_probability,
+                self.next_key(),
             )
         walk_row = torch.arange(frontier.numel(), device=self.device).repeat_interleave(self.num_walks)
         home = frontier[walk_row]

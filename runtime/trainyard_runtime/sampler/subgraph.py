@@ -8,6 +8,7 @@ import torch
 
 from trainyard_runtime.sampler import native as native_kernels
 
+
 @dataclass
 class SampledSubgraph:
     """A relabelled neighbourhood, shaped like a PyG ``NeighborLoader`` batch.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import torch
 from torch import nn
@@ -34,8 +34,9 @@ class HeteroLinkPredictionTask:
         self.supervision = supervision
         self.fanout = args.fanout_for(dataset.edge_types)
         feature_dims = {kind: dataset.features[kind].size(1) for kind in dataset.node_types}
-        encoder = HeteroGraphSAGE(feature_dims, dataset.edge_types, args.hid_dim, args.out_dim,
-                                  len(args.num_neighbors), args.dropout)
+        encoder = HeteroGraphSAGE(
+            feature_dims, dataset.edge_types, args.hid_dim, args.out_dim, len(args.num_neighbors), args.dropout
+        )
         self.model = LinkPredictionModel(encoder, args.should_l2_normalize_embedding_layer_output).to(context.device)
         self.node_embeddings = None  # learnable node embeddings: homogeneous graphs only (train.py refuses them here)
         self.loss_fn = RetrievalLoss(args.softmax_temp, args.should_remove_accidental_hits)
@@ -47,10 +48,19 @@ class HeteroLinkPredictionTask:
             count = max(1, round(args.ssl_positive_label_percentage * positives.size(1)))
             positives = positives[:, torch.randperm(positives.size(1), generator=generator)[:count].sort().values]
         self.train_loader = HeteroAnchorLinkLoader(
-            dataset, HeteroNeighborSampler(dataset.stores, self.fanout, seed), positives,
-            dataset.splits.get("hard_negatives"), self._random_candidates(args.random_batch_size, seed + 1),
-            args.main_batch_size, args.max_positives_per_anchor, remove_labels_from_message_passing=True,
-            device=context.device, shard=self.shard, shuffle=True, infinite=True, seed=seed,
+            dataset,
+            HeteroNeighborSampler(dataset.stores, self.fanout, seed),
+            positives,
+            dataset.splits.get("hard_negatives"),
+            self._random_candidates(args.random_batch_size, seed + 1),
+            args.main_batch_size,
+            args.max_positives_per_anchor,
+            remove_labels_from_message_passing=True,
+            device=context.device,
+            shard=self.shard,
+            shuffle=True,
+            infinite=True,
+            seed=seed,
         )
 
     def _random_candidates(self, batch_size: int, seed: int) -> SeedBatches:
@@ -77,16 +87,25 @@ class HeteroLinkPredictionTask:
         return self.loss_fn(scores, candidate_ids, query_ids), batch.num_edges
 
     @torch.no_grad()
-    def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
+    def evaluate(self, model: nn.Module, split: str, max_batches: int | None) -> dict[str, float]:
         """Ranks every held-out supervision edge of ``split`` against ``num_eval_negatives`` random
         destination-type nodes, as the homogeneous task does (no hard negatives in evaluation)."""
         args = self.args
         seed = 10_000 + self.context.rank
         loader = HeteroAnchorLinkLoader(
-            self.dataset, HeteroNeighborSampler(self.dataset.stores, self.fanout, seed),
-            self.dataset.splits[f"{split}_edges"], None, self._random_candidates(args.num_eval_negatives, seed + 1),
-            args.main_batch_size, -1, remove_labels_from_message_passing=False, device=self.context.device,
-            shard=self.shard, shuffle=max_batches is not None, infinite=False, seed=seed,
+            self.dataset,
+            HeteroNeighborSampler(self.dataset.stores, self.fanout, seed),
+            self.dataset.splits[f"{split}_edges"],
+            None,
+            self._random_candidates(args.num_eval_negatives, seed + 1),
+            args.main_batch_size,
+            -1,
+            remove_labels_from_message_passing=False,
+            device=self.context.device,
+            shard=self.shard,
+            shuffle=max_batches is not None,
+            infinite=False,
+            seed=seed,
         )
         ranking = RankingMetrics()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import torch
 from torch import nn
@@ -27,15 +27,18 @@ class HeteroNodeClassificationTask:
         if num_classes < 2:
             raise ConfigError(f"node classification needs at least two classes in the {node_type} labels")
         if num_classes > args.num_classes:
-            raise ConfigError(f"the {node_type} labels hold {num_classes} classes but trainer argument "
-                              f"num_classes is {args.num_classes}")
+            raise ConfigError(
+                f"the {node_type} labels hold {num_classes} classes but trainer argument "
+                f"num_classes is {args.num_classes}"
+            )
         self.dataset = dataset
         self.args = args
         self.context = context
         self.fanout = args.fanout_for(dataset.edge_types)
         feature_dims = {kind: dataset.features[kind].size(1) for kind in dataset.node_types}
-        encoder = HeteroGraphSAGE(feature_dims, dataset.edge_types, args.hid_dim, args.out_dim,
-                                  len(args.num_neighbors), args.dropout)
+        encoder = HeteroGraphSAGE(
+            feature_dims, dataset.edge_types, args.hid_dim, args.out_dim, len(args.num_neighbors), args.dropout
+        )
         self.model = NodeClassifier(encoder, args.out_dim, args.num_classes).to(context.device)
         self.node_embeddings = None  # learnable node embeddings: homogeneous graphs only (train.py refuses them here)
         self.train_loader = self._loader("train", args.seed * 1000 + context.rank, shuffle=True, infinite=True)
@@ -43,8 +46,9 @@ class HeteroNodeClassificationTask:
     def _loader(self, split: str, seed: int, shuffle: bool, infinite: bool) -> HeteroNodeLoader:
         seeds = self.dataset.splits[f"{split}_nodes"][self.context.rank :: self.context.world_size]
         sampler = HeteroNeighborSampler(self.dataset.stores, self.fanout, seed)
-        return HeteroNodeLoader(self.dataset, sampler, seeds, self.args.main_batch_size, self.context.device,
-                                shuffle, infinite, seed)
+        return HeteroNodeLoader(
+            self.dataset, sampler, seeds, self.args.main_batch_size, self.context.device, shuffle, infinite, seed
+        )
 
     @property
     def seeds_per_epoch(self) -> int:
@@ -57,7 +61,7 @@ class HeteroNodeClassificationTask:
         return nn.functional.cross_entropy(model(batch), batch.labels[: batch.batch_size]), batch.num_edges
 
     @torch.no_grad()
-    def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
+    def evaluate(self, model: nn.Module, split: str, max_batches: int | None) -> dict[str, float]:
         loader = self._loader(split, 10_000 + self.context.rank, shuffle=max_batches is not None, infinite=False)
         accuracy = Accuracy()
 

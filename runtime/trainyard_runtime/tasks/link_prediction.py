@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import torch
 from torch import nn
@@ -36,13 +36,24 @@ class LinkPredictionTask:
         self.shard = (context.rank, context.world_size)
         seed = args.seed * 1000 + context.rank
         # Training labels are message-passing edges, so each batch removes its own from message passing.
-        labels = store if args.ssl_positive_label_percentage is None else label_graph(
-            sample_edges(store, args.ssl_positive_label_percentage, args.seed), store.num_nodes)
+        labels = (
+            store
+            if args.ssl_positive_label_percentage is None
+            else label_graph(sample_edges(store, args.ssl_positive_label_percentage, args.seed), store.num_nodes)
+        )
         self.train_loader = AnchorLinkLoader(
-            dataset, build_sampler(args, store, seed), labels, args.main_batch_size, args.max_positives_per_anchor,
-            remove_labels_from_message_passing=True, device=context.device,
+            dataset,
+            build_sampler(args, store, seed),
+            labels,
+            args.main_batch_size,
+            args.max_positives_per_anchor,
+            remove_labels_from_message_passing=True,
+            device=context.device,
             negatives=random_nodes(store.num_nodes, args.random_batch_size, seed + 1),
-            shard=self.shard, shuffle=True, infinite=True, seed=seed,
+            shard=self.shard,
+            shuffle=True,
+            infinite=True,
+            seed=seed,
         )
 
     def _inputs(self, batch: Data) -> Data:
@@ -70,16 +81,24 @@ class LinkPredictionTask:
         return self.loss_fn(scores, candidate_ids, query_ids), batch.num_edges
 
     @torch.no_grad()
-    def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
+    def evaluate(self, model: nn.Module, split: str, max_batches: int | None) -> dict[str, float]:
         """Ranks every held-out edge of ``split`` against ``num_eval_negatives`` random nodes (see README)."""
         args, store = self.args, self.dataset.store
         edges = self.dataset.splits[f"{split}_edges"]
         seed = 10_000 + self.context.rank  # the same validation subset every time, so curves are comparable
         loader = AnchorLinkLoader(
-            self.dataset, build_sampler(args, store, seed), label_graph(edges, store.num_nodes), args.main_batch_size,
-            max_positives_per_anchor=-1, remove_labels_from_message_passing=False, device=self.context.device,
+            self.dataset,
+            build_sampler(args, store, seed),
+            label_graph(edges, store.num_nodes),
+            args.main_batch_size,
+            max_positives_per_anchor=-1,
+            remove_labels_from_message_passing=False,
+            device=self.context.device,
             negatives=random_nodes(store.num_nodes, args.num_eval_negatives, seed + 1),
-            shard=self.shard, shuffle=max_batches is not None, infinite=False, seed=seed,
+            shard=self.shard,
+            shuffle=max_batches is not None,
+            infinite=False,
+            seed=seed,
         )
         ranking = RankingMetrics()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import torch
 from torch import nn
@@ -27,8 +27,10 @@ class NodeClassificationTask:
         if dataset.num_classes < 2:
             raise ConfigError("node classification needs at least two classes in the node labels")
         if dataset.num_classes > args.num_classes:
-            raise ConfigError(f"the node labels hold {dataset.num_classes} classes but trainer argument "
-                              f"num_classes is {args.num_classes}")
+            raise ConfigError(
+                f"the node labels hold {dataset.num_classes} classes but trainer argument "
+                f"num_classes is {args.num_classes}"
+            )
         self.dataset = dataset
         self.args = args
         self.context = context
@@ -62,7 +64,7 @@ class NodeClassificationTask:
         return nn.functional.cross_entropy(logits, batch.y[: batch.batch_size]), batch.num_edges
 
     @torch.no_grad()
-    def evaluate(self, model: nn.Module, split: str, max_batches: Optional[int]) -> dict[str, float]:
+    def evaluate(self, model: nn.Module, split: str, max_batches: int | None) -> dict[str, float]:
         loader = self._loader(split, 10_000 + self.context.rank, shuffle=max_batches is not None, infinite=False)
         accuracy = Accuracy()
 

@@ -9,10 +9,10 @@ import httpx
 import typer
 import urllib3
 
-from trainyard_client import ApiException
 from trainyard_cli import config, output
 from trainyard_cli.commands import cluster, jobs, logs
 from trainyard_cli.problems import CliError, as_cli_error
+from trainyard_client import ApiException
 
 app = typer.Typer(
     help="Submit, follow and manage Trainyard jobs.",
@@ -25,12 +25,19 @@ app = typer.Typer(
 @app.callback()
 def settings(
     ctx: typer.Context,
-    url: Annotated[str | None, typer.Option(help=f"The server (else ${config.URL_VARIABLE}, the config file, "
-                                                 f"{config.DEFAULT_URL})")] = None,
-    token: Annotated[str | None, typer.Option(help=f"The bearer token (else ${config.TOKEN_VARIABLE}, "
-                                                   "the config file)")] = None,
-    config_file: Annotated[Path | None, typer.Option(
-        "--config", help=f"The config file (else ${config.CONFIG_VARIABLE}, ~/.config/trainyard/config.toml)")] = None,
+    url: Annotated[
+        str | None,
+        typer.Option(help=f"The server (else ${config.URL_VARIABLE}, the config file, {config.DEFAULT_URL})"),
+    ] = None,
+    token: Annotated[
+        str | None, typer.Option(help=f"The bearer token (else ${config.TOKEN_VARIABLE}, the config file)")
+    ] = None,
+    config_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--config", help=f"The config file (else ${config.CONFIG_VARIABLE}, ~/.config/trainyard/config.toml)"
+        ),
+    ] = None,
 ) -> None:
     ctx.obj = config.load(url, token, config_file)
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainyard_cli.problems import CliError, EXIT_USAGE
+import tomllib
+
+from trainyard_cli.problems import EXIT_USAGE, CliError
 
 DEFAULT_URL = "http://127.0.0.1:8080"
 URL_VARIABLE = "TRAINYARD_URL"
@@ -33,8 +34,9 @@ def default_config_path(environ: Mapping[str, str]) -> Path:
     return Path(base) / "trainyard" / "config.toml"
 
 
-def load(url: str | None, token: str | None, config_path: Path | None,
-         environ: Mapping[str, str] = os.environ) -> Settings:
+def load(
+    url: str | None, token: str | None, config_path: Path | None, environ: Mapping[str, str] = os.environ
+) -> Settings:
     """Settings from the flags given (None: not given), then `TRAINYARD_URL`/`TRAINYARD_TOKEN`, then the file."""
     from_file = read_file(config_path or default_config_path(environ))
     chosen_url = _first(url, environ.get(URL_VARIABLE), from_file.get("url")) or DEFAULT_URL

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from urllib3.util.retry import Retry
 
-from trainyard_client import ApiClient, Configuration
 from trainyard_cli.config import Settings
+from trainyard_client import ApiClient, Configuration
 
 ATTEMPTS = 5
 """Tries of one request in all while the connection is refused or dropped (0, 0.5, 1 and 2 s apart)."""

@@ -12,9 +12,9 @@ from collections.abc import Callable
 import httpx
 from httpx_sse import SSEError, connect_sse
 
-from trainyard_client import ApiException, LogEnd, LogLine, Problem
 from trainyard_cli.config import Settings
 from trainyard_cli.problems import CliError, from_api_exception, unreachable
+from trainyard_client import ApiException, LogEnd, LogLine, Problem
 
 RECONNECTS = 5
 """Reconnections in a row without an event in between before giving up."""
@@ -64,7 +64,8 @@ def follow(settings: Settings, job_id: str, after: int, on_line: Callable[[LogLi
 def _raise_for_problem(response: httpx.Response) -> None:
     if response.status_code != 200:
         response.read()
-        raise from_api_exception(ApiException(status=response.status_code, reason=response.reason_phrase,
-                                              body=response.text))
+        raise from_api_exception(
+            ApiException(status=response.status_code, reason=response.reason_phrase, body=response.text)
+        )
     if not response.headers.get("content-type", "").startswith("text/event-stream"):
         raise CliError(f"the server answered {response.headers.get('content-type')} instead of an event stream")

@@ -16,15 +16,20 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from trainyard_client import Agent, ApiClient, Job, JobEvent, LaunchPlan, LogLine
 from trainyard_cli.problems import CliError
+from trainyard_client import Agent, ApiClient, Job, JobEvent, LaunchPlan, LogLine
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 STATE_STYLES = {
-    "QUEUED": "yellow", "STARTING": "cyan", "RUNNING": "blue", "CANCELLING": "magenta",
-    "SUCCEEDED": "green", "FAILED": "red", "CANCELLED": "bright_black",
+    "QUEUED": "yellow",
+    "STARTING": "cyan",
+    "RUNNING": "blue",
+    "CANCELLING": "magenta",
+    "SUCCEEDED": "green",
+    "FAILED": "red",
+    "CANCELLED": "bright_black",
 }
 
 
@@ -52,8 +57,16 @@ def jobs_table(jobs: Iterable[Job]) -> Table:
     for column in ("PROJECT", "BACKEND", "ATTEMPT", "CREATED", "CAUSE"):
         table.add_column(column)
     for job in jobs:
-        table.add_row(str(job.id), job.job_name, state(job.state), job.project, job.backend, str(job.attempt),
-                      _time(job.created_at, "%Y-%m-%d %H:%M"), _cause(job))
+        table.add_row(
+            str(job.id),
+            job.job_name,
+            state(job.state),
+            job.project,
+            job.backend,
+            str(job.attempt),
+            _time(job.created_at, "%Y-%m-%d %H:%M"),
+            _cause(job),
+        )
     return table
 
 
@@ -63,12 +76,25 @@ def job_details(job: Job) -> Table:
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     rows: list[tuple[str, Any]] = [
-        ("ID", str(job.id)), ("Name", job.job_name), ("Project", job.project), ("State", state(job.state)),
-        ("Cause", _cause(job) or None), ("Failure", job.failure_message), ("Attempt", str(job.attempt)),
-        ("Backend", job.backend), ("Placement", _placement(job)), ("Queue position", job.queue_position),
-        ("Waiting", job.waiting_reason), ("Priority", str(job.priority)), ("Workers", str(job.workers)),
-        ("Submitted by", job.submitted_by), ("Queued", _time(job.queued_at)), ("Started", _time(job.started_at)),
-        ("Finished", _time(job.finished_at)), ("Labels", _pairs(job.labels)), ("Outputs", _pairs(job.outputs)),
+        ("ID", str(job.id)),
+        ("Name", job.job_name),
+        ("Project", job.project),
+        ("State", state(job.state)),
+        ("Cause", _cause(job) or None),
+        ("Failure", job.failure_message),
+        ("Attempt", str(job.attempt)),
+        ("Backend", job.backend),
+        ("Placement", _placement(job)),
+        ("Queue position", job.queue_position),
+        ("Waiting", job.waiting_reason),
+        ("Priority", str(job.priority)),
+        ("Workers", str(job.workers)),
+        ("Submitted by", job.submitted_by),
+        ("Queued", _time(job.queued_at)),
+        ("Started", _time(job.started_at)),
+        ("Finished", _time(job.finished_at)),
+        ("Labels", _pairs(job.labels)),
+        ("Outputs", _pairs(job.outputs)),
         ("Links", _pairs(job.links)),
     ]
     for name, value in rows:
@@ -82,8 +108,14 @@ def events_table(events: Iterable[JobEvent]) -> Table:
     for column in ("AT", "ATTEMPT", "FROM", "TO", "CAUSE", "MESSAGE"):
         table.add_column(column)
     for event in events:
-        table.add_row(_time(event.at), str(event.attempt), event.var_from or "", state(event.to),
-                      event.cause or "", Text(event.message or ""))
+        table.add_row(
+            _time(event.at),
+            str(event.attempt),
+            event.var_from or "",
+            state(event.to),
+            event.cause or "",
+            Text(event.message or ""),
+        )
     return table
 
 
@@ -94,9 +126,15 @@ def agents_table(agents: Iterable[Agent]) -> Table:
     for agent in agents:
         free = sum(1 for gpu in agent.gpus if not gpu.in_use)
         running = ", ".join(job.job_name or "(hidden)" for job in agent.running_jobs)
-        table.add_row(agent.id, agent.host, Text(agent.state, style="green" if agent.state == "ACTIVE" else "red"),
-                      f"{free}/{len(agent.gpus)}", f"{agent.cpu_slots_used}/{agent.cpu_slots}", running,
-                      _time(agent.last_heartbeat_at))
+        table.add_row(
+            agent.id,
+            agent.host,
+            Text(agent.state, style="green" if agent.state == "ACTIVE" else "red"),
+            f"{free}/{len(agent.gpus)}",
+            f"{agent.cpu_slots_used}/{agent.cpu_slots}",
+            running,
+            _time(agent.last_heartbeat_at),
+        )
     return table
 
 

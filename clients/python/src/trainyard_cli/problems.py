@@ -52,8 +52,10 @@ def from_api_exception(error: ApiException) -> CliError:
 def unreachable(error: Exception) -> CliError:
     """A refused, dropped or timed-out connection (urllib3's from the generated client, httpx's from the log
     stream), once the retries are spent."""
-    return CliError(f"cannot reach the Trainyard server{_address(error)}: {getattr(error, 'reason', None) or error}",
-                    EXIT_UNREACHABLE)
+    return CliError(
+        f"cannot reach the Trainyard server{_address(error)}: {getattr(error, 'reason', None) or error}",
+        EXIT_UNREACHABLE,
+    )
 
 
 def _address(error: Exception) -> str:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlparse
 
+from trainyard_cli.problems import EXIT_USAGE, CliError
 from trainyard_client import ApiClient, Job, JobsApi, JobSubmission
-from trainyard_cli.problems import CliError, EXIT_USAGE
 
 URI_SCHEMES = ("file://", "gs://")
 
@@ -21,8 +21,16 @@ class Submitted:
     """False when the server answered 200: a resent submission, the job its first sending made."""
 
 
-def build(task: str, resource: str, *, name: str | None, project: str | None, labels: list[str],
-          priority: int | None, gpus: int | None) -> JobSubmission:
+def build(
+    task: str,
+    resource: str,
+    *,
+    name: str | None,
+    project: str | None,
+    labels: list[str],
+    priority: int | None,
+    gpus: int | None,
+) -> JobSubmission:
     """The JobSubmission for a task and a resource config, each a local file (sent inline as YAML text, so the
     server needs no access to it) or a `file://` or `gs://` URI (read by the server: under its config roots,
     and the way to a config composed from Hydra `defaults`)."""

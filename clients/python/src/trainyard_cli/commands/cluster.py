@@ -8,12 +8,12 @@ from importlib.metadata import version as package_version
 import httpx
 import typer
 
-from trainyard_client import AgentsApi, Configuration, UsersApi
 from trainyard_cli import output
 from trainyard_cli.commands.options import Format, OutputFormat
 from trainyard_cli.config import Settings
 from trainyard_cli.connection import open_client
 from trainyard_cli.problems import CliError
+from trainyard_client import AgentsApi, Configuration, UsersApi
 
 
 def agents(ctx: typer.Context, output_format: OutputFormat = Format.table) -> None:

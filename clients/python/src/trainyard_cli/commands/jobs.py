@@ -8,12 +8,12 @@ from uuid import UUID
 
 import typer
 
-from trainyard_client import JobsApi
 from trainyard_cli import output, submission
 from trainyard_cli.commands.logs import follow_to_end
 from trainyard_cli.commands.options import Format, OutputFormat
 from trainyard_cli.config import Settings
 from trainyard_cli.connection import open_client
+from trainyard_client import JobsApi
 
 
 class State(str, Enum):
@@ -33,26 +33,41 @@ JobId = Annotated[UUID, typer.Argument(metavar="ID", help="The job's id")]
 
 def submit(
     ctx: typer.Context,
-    task: Annotated[str, typer.Option("--task", "-t", metavar="FILE|URI",
-                                      help="The GiGL task config: a YAML file (sent inline) or a file:// or gs:// URI")],
-    resource: Annotated[str, typer.Option("--resource", "-r", metavar="FILE|URI",
-                                          help="The GiGL resource config: a YAML file or a URI")],
-    name: Annotated[str | None, typer.Option(
-        help="The job name (default: the task config's folder, e.g. link_prediction)")] = None,
-    label: Annotated[list[str] | None, typer.Option("--label", "-l", metavar="KEY=VALUE",
-                                                    help="A label (repeatable)")] = None,
+    task: Annotated[
+        str,
+        typer.Option(
+            "--task",
+            "-t",
+            metavar="FILE|URI",
+            help="The GiGL task config: a YAML file (sent inline) or a file:// or gs:// URI",
+        ),
+    ],
+    resource: Annotated[
+        str, typer.Option("--resource", "-r", metavar="FILE|URI", help="The GiGL resource config: a YAML file or a URI")
+    ],
+    name: Annotated[
+        str | None, typer.Option(help="The job name (default: the task config's folder, e.g. link_prediction)")
+    ] = None,
+    label: Annotated[
+        list[str] | None, typer.Option("--label", "-l", metavar="KEY=VALUE", help="A label (repeatable)")
+    ] = None,
     priority: Annotated[int | None, typer.Option(help="Higher runs first, -1000 to 1000 (default 0)")] = None,
     gpus: Annotated[int | None, typer.Option(help="GPUs of a local job, one worker each")] = None,
     project: Annotated[str | None, typer.Option(help="The job's project (default: default)")] = None,
-    follow: Annotated[bool, typer.Option("--follow", "-f",
-                                         help="Follow the log until the job ends; exit non-zero unless it SUCCEEDED")] = False,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Validate and print the launch plan; submit nothing")] = False,
+    follow: Annotated[
+        bool,
+        typer.Option("--follow", "-f", help="Follow the log until the job ends; exit non-zero unless it SUCCEEDED"),
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Validate and print the launch plan; submit nothing")
+    ] = False,
     output_format: OutputFormat = Format.table,
 ) -> None:
     """Submit a job (printing its id), or with --dry-run show how it would be launched."""
     settings: Settings = ctx.obj
-    body = submission.build(task, resource, name=name, project=project, labels=label or [], priority=priority,
-                            gpus=gpus)
+    body = submission.build(
+        task, resource, name=name, project=project, labels=label or [], priority=priority, gpus=gpus
+    )
     if dry_run:
         plan = JobsApi(open_client(settings)).dry_run_job(body)
         if output_format is Format.json:
@@ -74,13 +89,18 @@ def submit(
 
 def ls(
     ctx: typer.Context,
-    state: Annotated[list[State] | None, typer.Option("--state", "-s", case_sensitive=False,
-                                                      help="Only jobs in this state (repeatable)")] = None,
+    state: Annotated[
+        list[State] | None,
+        typer.Option("--state", "-s", case_sensitive=False, help="Only jobs in this state (repeatable)"),
+    ] = None,
     name: Annotated[str | None, typer.Option("--name", "-n", help="Only jobs whose name starts with this")] = None,
-    label: Annotated[list[str] | None, typer.Option("--label", "-l", metavar="KEY=VALUE",
-                                                    help="Only jobs with this label (repeatable)")] = None,
-    project: Annotated[list[str] | None, typer.Option("--project", "-p",
-                                                      help="Only jobs of this project (repeatable)")] = None,
+    label: Annotated[
+        list[str] | None,
+        typer.Option("--label", "-l", metavar="KEY=VALUE", help="Only jobs with this label (repeatable)"),
+    ] = None,
+    project: Annotated[
+        list[str] | None, typer.Option("--project", "-p", help="Only jobs of this project (repeatable)")
+    ] = None,
     limit: Annotated[int, typer.Option(min=1, help="At most this many jobs, newest first")] = 50,
     output_format: OutputFormat = Format.table,
 ) -> None:
@@ -88,9 +108,14 @@ def ls(
     api = JobsApi(open_client(ctx.obj))
     jobs, cursor = [], None
     while len(jobs) < limit:
-        page = api.list_jobs(state=[value.value for value in state] if state else None, name_prefix=name,
-                             label=label or None, project=project or None, cursor=cursor,
-                             limit=min(limit - len(jobs), 500))
+        page = api.list_jobs(
+            state=[value.value for value in state] if state else None,
+            name_prefix=name,
+            label=label or None,
+            project=project or None,
+            cursor=cursor,
+            limit=min(limit - len(jobs), 500),
+        )
         jobs.extend(page.jobs)
         cursor = page.next_cursor
         if not cursor:

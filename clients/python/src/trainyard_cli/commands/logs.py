@@ -7,11 +7,11 @@ from uuid import UUID
 
 import typer
 
-from trainyard_client import LogEnd, LogLine, LogsApi
 from trainyard_cli import log_stream, output
 from trainyard_cli.config import Settings
 from trainyard_cli.connection import open_client
 from trainyard_cli.problems import EXIT_FAILED
+from trainyard_client import LogEnd, LogLine, LogsApi
 
 PAGE_LINES = 10_000
 
@@ -21,8 +21,9 @@ def logs(
     job_id: Annotated[UUID, typer.Argument(metavar="ID", help="The job's id")],
     follow: Annotated[bool, typer.Option("--follow", "-f", help="Follow new lines until the job ends")] = False,
     rank: Annotated[int | None, typer.Option("--rank", help="Only the lines of this worker rank")] = None,
-    since: Annotated[int, typer.Option("--since", min=0, metavar="SEQ",
-                                       help="Only lines after this sequence number")] = 0,
+    since: Annotated[
+        int, typer.Option("--since", min=0, metavar="SEQ", help="Only lines after this sequence number")
+    ] = 0,
 ) -> None:
     """Print a job's log; with -f, follow it live (resuming after a dropped connection) and exit non-zero
     unless the job SUCCEEDED."""
@@ -48,6 +49,7 @@ def logs(
 def follow_to_end(settings: Settings, job_id: str, after: int, show=output.log_line) -> int:
     """Follows the job's log to its end event; answers the exit code: 0 when it SUCCEEDED, else EXIT_FAILED."""
     with output.err.status("Waiting for the job's log…") as status:
+
         def first_then_show(line: LogLine) -> None:
             status.stop()
             show(line)

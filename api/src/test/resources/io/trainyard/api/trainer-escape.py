@@ -1,8 +1,9 @@
 # A trainer written by an attacker who may submit jobs to one project: it tries every way it has to the
 # server's and the agent's secrets, to another job and to the server's process, and prints one line per try:
-# "probe <name>: refused (...)" or "probe <name>: LEAKED (...)". PARAMS is prepended by the test.
+# "probe <name>: refused (...)" or "probe <name>: LEAKED (...)". PARAMS is prepended by the test
+# (TrainerIsolationTest), hence no definition here:
+# ruff: noqa: F821
 import os
-import signal
 import socket
 import struct
 import urllib.request
@@ -94,7 +95,9 @@ def write_outside():
 report("admin-token", lambda: read(os.path.join(PARAMS["data_dir"], "admin-token")))
 report("database-password", lambda: read(os.path.join(PARAMS["data_dir"], "postgres-password")))
 report("agent-token", secret_in_environment)
-report("other-job-folder", lambda: read(os.path.join(PARAMS["data_dir"], "jobs", PARAMS["other_job"], "task_config.yaml")))
+report(
+    "other-job-folder", lambda: read(os.path.join(PARAMS["data_dir"], "jobs", PARAMS["other_job"], "task_config.yaml"))
+)
 report("postgres", postgres_without_password)
 report("tensorboard", other_jobs_tensorboard)
 report("signal-server", signal_server)

@@ -63,8 +63,11 @@ def wait_within_fence(trainer, fence_file):
             deadline = fence_deadline(fence_file)
             if deadline is not None and time.monotonic_ns() >= deadline:
                 late = (time.monotonic_ns() - deadline) / 1e9
-                print(f"the agent's fence deadline passed {late:.1f} s ago: its lease may be over and the job "
-                      f"may run elsewhere; killing the trainer", flush=True)
+                print(
+                    f"the agent's fence deadline passed {late:.1f} s ago: its lease may be over and the job "
+                    f"may run elsewhere; killing the trainer",
+                    flush=True,
+                )
                 os.killpg(0, signal.SIGKILL)
 
 
@@ -81,7 +84,7 @@ def missing_program(program):
 
 def main():
     pid_file, exit_file, stdout_path, stderr_path, fence_file, sandbox_words, separator, *words = sys.argv[1:]
-    sandbox, argv = words[:int(sandbox_words)], words[int(sandbox_words):]
+    sandbox, argv = words[: int(sandbox_words)], words[int(sandbox_words) :]
     if separator != "--" or not argv:
         sys.exit("usage: supervise.py PID_FILE EXIT_FILE STDOUT_FILE STDERR_FILE FENCE_FILE SANDBOX_WORDS -- ARGV...")
     os.setsid()
@@ -95,8 +98,13 @@ def main():
         return
     with open(stdout_path, "ab") as stdout, open(stderr_path, "ab") as stderr:
         try:
-            trainer = subprocess.Popen(sandbox + argv, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
-                                       preexec_fn=None if sandbox else restore_default_signals)
+            trainer = subprocess.Popen(
+                sandbox + argv,
+                stdout=stdout,
+                stderr=stderr,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=None if sandbox else restore_default_signals,
+            )
         except OSError as error:
             write_atomically(exit_file, json.dumps({"launchError": f"cannot start {argv[0]!r}: {error.strerror}"}))
             return

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs the linters and format checks of the repository's code, one section per language, before anything is
+# built (scripts/test.sh runs it first: a finding fails in seconds, not after the Maven build). Every section
+# runs, even after one found something; the script exits 1 when any did.
+#   scripts/lint.sh          check only
+#   scripts/lint.sh --fix    apply what the tools can fix themselves (formatting, import order), then check
+# Tools come pinned, installed on first use into .tools/ (gitignored), from their registries only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fix=false
+case "${1:-}" in
+  --fix) fix=true ;;
+  "") ;;
+  *) echo "usage: scripts/lint.sh [--fix]" >&2; exit 2 ;;
+esac
+python_bin="${TRAINYARD_PYTHON:-python3.11}"
+failed=()
+
+# --- Python: Ruff, linter and formatter (config: ruff.toml) -------------------------------------------------
+# All hand-written Python (runtime/, the CLI and its tests, bench/, scripts/, the Java modules' .py resources);
+# ruff.toml leaves out the generated client (clients/python/generated). Ruff gets a virtual environment of its
+# own, .tools/python-lint, rather than a place in the runtime's or the client's: those hold what the code runs
+# with (the runtime's is gigabytes of torch), a linter is not among it, and its pin moves on its own.
+venv=.tools/python-lint
+requirements=scripts/python-lint-requirements.txt
+# (Re)install when the pin changes; the copy of the requirements is written last, so an install that failed
+# half-way is redone on the next run.
+if ! cmp -s "$requirements" "$venv/requirements.txt"; then
+  rm -rf "$venv"
+  "$python_bin" -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$venv/requirements.txt"
+fi
+ruff="$venv/bin/ruff"
+if $fix; then
+  "$ruff" check --fix --quiet . || true
+  "$ruff" format --quiet .
+fi
+python_ok=true
+"$ruff" check . || python_ok=false
+"$ruff" format --check . || python_ok=false
+if ! $python_ok; then
+  echo "lint.sh: Python: Ruff found the above; 'scripts/lint.sh --fix' fixes formatting and import order" >&2
+  failed+=(Python)
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "lint.sh: findings in: ${failed[*]}" >&2
+  exit 1
+fi
+echo "lint.sh: no findings"
