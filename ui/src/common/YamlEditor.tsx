@@ -11,7 +11,13 @@ export interface LineError {
 }
 
 /** CodeMirror 6 with YAML highlighting; errors are shown at their lines (gutter marker and underline). */
-export function YamlEditor(props: { value: string; onChange?: (value: string) => void; errors?: LineError[]; label: string; height?: string }) {
+export function YamlEditor(props: {
+  value: string;
+  onChange?: (value: string) => void;
+  errors?: LineError[];
+  label: string;
+  height?: string;
+}) {
   const errors = props.errors ?? [];
   const extensions = useMemo(
     () => [
@@ -31,7 +37,14 @@ export function YamlEditor(props: { value: string; onChange?: (value: string) =>
   );
   return (
     <div className="yaml-editor" aria-label={props.label} data-testid={`yaml-${props.label}`}>
-      <CodeMirror value={props.value} onChange={props.onChange} readOnly={!props.onChange} extensions={extensions} height={props.height ?? "auto"} basicSetup={{ foldGutter: true }} />
+      <CodeMirror
+        value={props.value}
+        onChange={props.onChange}
+        readOnly={!props.onChange}
+        extensions={extensions}
+        height={props.height ?? "auto"}
+        basicSetup={{ foldGutter: true }}
+      />
     </div>
   );
 }

@@ -56,7 +56,9 @@ export function JobsPage() {
   const cancellable = ticked.filter((job) => isActive(job.state));
 
   function toggleColumn(id: string) {
-    const next = columns.includes(id) ? columns.filter((c) => c !== id) : COLUMNS.map((c) => c.id).filter((c) => c === id || columns.includes(c));
+    const next = columns.includes(id)
+      ? columns.filter((c) => c !== id)
+      : COLUMNS.map((c) => c.id).filter((c) => c === id || columns.includes(c));
     setColumns(next);
     saveColumns(next);
   }
@@ -65,7 +67,9 @@ export function JobsPage() {
     setFilter({ ...filter, states });
   }
   async function cancelSelected() {
-    await Promise.all(cancellable.map((job) => unwrap(api.POST("/jobs/{id}/cancel", { params: { path: { id: job.id! } } }))));
+    await Promise.all(
+      cancellable.map((job) => unwrap(api.POST("/jobs/{id}/cancel", { params: { path: { id: job.id! } } }))),
+    );
     setSelected(new Set());
     await client.invalidateQueries({ queryKey: ["jobs"] });
   }
@@ -91,13 +95,22 @@ export function JobsPage() {
             </button>
           ))}
         </div>
-        <input aria-label="Name starts with" placeholder="name starts with" value={filter.namePrefix} onChange={(e) => setFilter({ ...filter, namePrefix: e.target.value })} />
+        <input
+          aria-label="Name starts with"
+          placeholder="name starts with"
+          value={filter.namePrefix}
+          onChange={(e) => setFilter({ ...filter, namePrefix: e.target.value })}
+        />
         <input
           aria-label="Label"
           placeholder="label key=value"
           onChange={(e) => setFilter({ ...filter, label: e.target.value.includes("=") ? e.target.value : "" })}
         />
-        <select aria-label="Project" value={filter.project} onChange={(e) => setFilter({ ...filter, project: e.target.value })}>
+        <select
+          aria-label="Project"
+          value={filter.project}
+          onChange={(e) => setFilter({ ...filter, project: e.target.value })}
+        >
           <option value="">every project</option>
           {(projects.data ?? []).map((p) => (
             <option key={p.name}>{p.name}</option>
@@ -137,7 +150,15 @@ export function JobsPage() {
           <button
             key={c.id}
             className="sort"
-            onClick={() => setSort(sort?.column === c.id ? (sort.descending ? null : { column: c.id, descending: true }) : { column: c.id, descending: false })}
+            onClick={() =>
+              setSort(
+                sort?.column === c.id
+                  ? sort.descending
+                    ? null
+                    : { column: c.id, descending: true }
+                  : { column: c.id, descending: false },
+              )
+            }
           >
             {c.label}
             {sort?.column === c.id ? (sort.descending ? " ▼" : " ▲") : ""}

@@ -5,7 +5,18 @@ import { alignLines, formatValue, type Line, type XAxis } from "./lines";
 
 const HEIGHT = 220;
 // Distinguishable on white, in the order lines are added (attempt 1, 2, … or the jobs compared).
-const COLOURS = ["#2b6cb0", "#dd6b20", "#38a169", "#c53030", "#805ad5", "#d69e2e", "#319795", "#d53f8c", "#4a5568", "#718096"];
+const COLOURS = [
+  "#2b6cb0",
+  "#dd6b20",
+  "#38a169",
+  "#c53030",
+  "#805ad5",
+  "#d69e2e",
+  "#319795",
+  "#d53f8c",
+  "#4a5568",
+  "#718096",
+];
 
 const X_LABELS: Record<XAxis, string> = { step: "step", elapsed: "seconds since the line's first point", wall: "" };
 
@@ -35,7 +46,10 @@ export function MetricChart({ lines, axis }: { lines: Line[]; axis: XAxis }) {
         width: element.clientWidth,
         height: HEIGHT,
         scales: { x: { time: axis === "wall" } },
-        axes: [{ label: X_LABELS[axis] || undefined }, { size: tickLabelsWidth, values: (_, ticks) => ticks.map(formatValue) }],
+        axes: [
+          { label: X_LABELS[axis] || undefined },
+          { size: tickLabelsWidth, values: (_, ticks) => ticks.map(formatValue) },
+        ],
         series: [
           { label: axis === "step" ? "step" : axis === "elapsed" ? "seconds" : "time" },
           ...lines.map((line, index) => ({

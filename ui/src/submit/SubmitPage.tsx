@@ -23,7 +23,10 @@ function body(form: Form) {
       .split(/[\n,]/)
       .map((pair) => pair.trim())
       .filter(Boolean)
-      .map((pair) => [pair.slice(0, pair.indexOf("=") < 0 ? pair.length : pair.indexOf("=")), pair.includes("=") ? pair.slice(pair.indexOf("=") + 1) : ""]),
+      .map((pair) => [
+        pair.slice(0, pair.indexOf("=") < 0 ? pair.length : pair.indexOf("=")),
+        pair.includes("=") ? pair.slice(pair.indexOf("=") + 1) : "",
+      ]),
   );
   return {
     project: form.project || undefined,
@@ -58,7 +61,10 @@ export function SubmitPage() {
     const at = (field: ConfigField): LineError[] =>
       errors
         .filter((e) => e.field === field || e.field.startsWith(field + "."))
-        .map((e) => ({ line: lineOfField(form[field], e.field.slice(field.length + 1)), message: `${e.field}: ${e.message}` }));
+        .map((e) => ({
+          line: lineOfField(form[field], e.field.slice(field.length + 1)),
+          message: `${e.field}: ${e.message}`,
+        }));
     return { taskConfig: at("taskConfig"), resourceConfig: at("resourceConfig") };
   }, [errors, form]);
   const otherErrors = errors.filter((e) => !/^(taskConfig|resourceConfig)(\.|$)/.test(e.field));
@@ -112,7 +118,11 @@ export function SubmitPage() {
       <div className="form-row">
         <label>
           Job name
-          <input value={form.jobName} onChange={(e) => edit({ jobName: e.target.value })} placeholder="cora_link_prediction" />
+          <input
+            value={form.jobName}
+            onChange={(e) => edit({ jobName: e.target.value })}
+            placeholder="cora_link_prediction"
+          />
         </label>
         <label>
           Project
@@ -120,11 +130,21 @@ export function SubmitPage() {
         </label>
         <label>
           Priority
-          <input type="number" value={form.priority} onChange={(e) => edit({ priority: e.target.value })} min={-1000} max={1000} />
+          <input
+            type="number"
+            value={form.priority}
+            onChange={(e) => edit({ priority: e.target.value })}
+            min={-1000}
+            max={1000}
+          />
         </label>
         <label className="grow">
           Labels
-          <input value={form.labels} onChange={(e) => edit({ labels: e.target.value })} placeholder="team=graph, purpose=demo" />
+          <input
+            value={form.labels}
+            onChange={(e) => edit({ labels: e.target.value })}
+            placeholder="team=graph, purpose=demo"
+          />
         </label>
       </div>
       {otherErrors.length > 0 && (
@@ -143,10 +163,21 @@ export function SubmitPage() {
               <h3>{field === "taskConfig" ? "Task config" : "Resource config"}</h3>
               <label className="upload">
                 Upload YAML
-                <input type="file" accept=".yaml,.yml,text/yaml" aria-label={`Upload ${field}`} onChange={(e) => upload(field, e.target.files)} />
+                <input
+                  type="file"
+                  accept=".yaml,.yml,text/yaml"
+                  aria-label={`Upload ${field}`}
+                  onChange={(e) => upload(field, e.target.files)}
+                />
               </label>
             </div>
-            <YamlEditor label={field} value={form[field]} onChange={(value) => edit({ [field]: value })} errors={lineErrors[field]} height="360px" />
+            <YamlEditor
+              label={field}
+              value={form[field]}
+              onChange={(value) => edit({ [field]: value })}
+              errors={lineErrors[field]}
+              height="360px"
+            />
             {lineErrors[field].length > 0 && (
               <ul className="error line-errors">
                 {lineErrors[field].map((e) => (
