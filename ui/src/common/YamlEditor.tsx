@@ -10,6 +10,9 @@ export interface LineError {
   message: string;
 }
 
+// One empty list for every editor without errors, so that its extensions are not made anew at each render.
+const NO_ERRORS: LineError[] = [];
+
 /** CodeMirror 6 with YAML highlighting; errors are shown at their lines (gutter marker and underline). */
 export function YamlEditor(props: {
   value: string;
@@ -18,7 +21,7 @@ export function YamlEditor(props: {
   label: string;
   height?: string;
 }) {
-  const errors = props.errors ?? [];
+  const errors = props.errors ?? NO_ERRORS;
   const extensions = useMemo(
     () => [
       yaml(),

@@ -113,13 +113,16 @@ export function ComparePage() {
 function JobsChart({ tag, jobs, axis }: { tag: string; jobs: { id: string; label: string }[]; axis: XAxis }) {
   const series = useMetricSeries(jobs.map(({ id }) => ({ jobId: id, tag })));
   const updated = series.map((one) => one.dataUpdatedAt).join();
+  const labels = jobs.map((job) => job.label).join();
   const lines = useMemo(
     (): Line[] =>
       series.flatMap((one, index) =>
         one.data?.points.length ? [{ label: jobs[index].label, points: one.data.points }] : [],
       ),
-    // The queries' array is new on every render; their answers change only when one is read again.
-    [updated, jobs.map((job) => job.label).join()],
+    // The queries' array and `jobs` are new on every render; the lines change only when an answer is read again
+    // or a job's label changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `updated` and `labels` stand for `series` and `jobs`
+    [updated, labels],
   );
   return (
     <MetricCard

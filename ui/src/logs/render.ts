@@ -1,5 +1,6 @@
 import { AnsiUp } from "ansi_up";
 
+// eslint-disable-next-line no-control-regex -- ESC (\u001b) starts the ANSI sequences this removes
 const ESCAPES = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** The line without its ANSI escape sequences: what search matches against. */

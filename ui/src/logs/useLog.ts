@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { api, unwrap, type LogLine } from "../api/client";
 
 /** Lines per page fetched; lines are numbered 1, 2, … without gaps, so line n is in page ⌊(n-1)/PAGE⌋. */
@@ -99,5 +99,9 @@ export function useLog(jobId: string) {
     [fetchPage],
   );
 
-  return { lastSeq, endState, connected, version, ensure, line, page };
+  // One object while nothing in it changes: a new `version` (lines stored) makes a new one.
+  return useMemo(
+    () => ({ lastSeq, endState, connected, version, ensure, line, page }),
+    [lastSeq, endState, connected, version, ensure, line, page],
+  );
 }

@@ -34,9 +34,13 @@ export function MetricChart({ lines, axis }: { lines: Line[]; axis: XAxis }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const data = useMemo(() => alignLines(lines, axis), [lines, axis]);
+  // The data a new chart starts with (the effect below it keeps it current).
   const latest = useRef(data);
-  latest.current = data;
-  const labels = lines.map((line) => line.label).join("\n");
+  useEffect(() => {
+    latest.current = data;
+  }, [data]);
+  // What the lines are, as a value that changes only when they do (`lines` is new at every refresh).
+  const labels = JSON.stringify(lines.map((line) => line.label));
 
   // A new chart when the lines or the axis change; new points only update its data (below).
   useEffect(() => {
@@ -52,8 +56,8 @@ export function MetricChart({ lines, axis }: { lines: Line[]; axis: XAxis }) {
         ],
         series: [
           { label: axis === "step" ? "step" : axis === "elapsed" ? "seconds" : "time" },
-          ...lines.map((line, index) => ({
-            label: line.label,
+          ...(JSON.parse(labels) as string[]).map((label, index) => ({
+            label,
             stroke: COLOURS[index % COLOURS.length],
             width: 1.5,
             value: (_: uPlot, value: number | null) => formatValue(value),
@@ -72,7 +76,6 @@ export function MetricChart({ lines, axis }: { lines: Line[]; axis: XAxis }) {
       chart.destroy();
       plot.current = null;
     };
-    // `lines` changes with every refresh; the chart is rebuilt only when what its lines are changes.
   }, [labels, axis]);
 
   // New points: rescaled to show them all, unless the user has zoomed in (a live chart would undo it every refresh).

@@ -48,6 +48,7 @@ function AttemptsChart({ jobId, tag, axis }: { jobId: string; tag: MetricTag; ax
         one.data?.points.length ? [{ label: `attempt ${attempts[index]}`, points: one.data.points }] : [],
       ),
     // The queries' array is new on every render; their answers change only when one is read again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `updated` stands for `series` (and `attempts`, its length)
     [updated],
   );
   return (
