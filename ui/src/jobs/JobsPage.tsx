@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { api, unwrap, type Job, type JobState } from "../api/client";
 import { ConfirmButton } from "../common/Confirm";
+import { useBackends } from "../backends/backends";
 import { CompareButton } from "../compare/CompareButton";
 import { COLUMNS, loadColumns, saveColumns } from "./columns";
 import { useJobs, type JobFilter } from "./jobs";
@@ -17,6 +18,7 @@ export function JobsPage() {
   const [sort, setSort] = useState<{ column: string; descending: boolean } | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const jobs = useJobs(filter);
+  const backends = useBackends();
   const projects = useQuery({ queryKey: ["projects"], queryFn: () => unwrap(api.GET("/projects")) });
   const client = useQueryClient();
 
@@ -121,8 +123,11 @@ export function JobsPage() {
         </select>
         <select aria-label="Backend" value={backend} onChange={(e) => setBackend(e.target.value)}>
           <option value="">every backend</option>
-          <option value="local">local</option>
-          <option value="vertex-ai">vertex-ai</option>
+          {(backends.data ?? []).map((b) => (
+            <option key={b.name} value={b.name} title={b.description}>
+              {b.name}
+            </option>
+          ))}
         </select>
         <details className="column-picker">
           <summary>Columns</summary>
