@@ -7,6 +7,7 @@ import { duration } from "../common/time";
 import { StateChip, isActive } from "../jobs/StateChip";
 import { LogViewer } from "../logs/LogViewer";
 import { EventTimeline } from "./EventTimeline";
+import { placementText } from "./placement";
 import { lazy, Suspense, useState } from "react";
 
 type Tab = "logs" | "metrics" | "events" | "configs";
@@ -72,23 +73,6 @@ export function JobPage() {
       {tab === "configs" && <Configs jobId={id} />}
     </section>
   );
-}
-
-/** Where the job runs, by its placement's kind: an agent's host and GPUs or CPU slots, or a Vertex AI region. */
-function placementText(job: Job): string {
-  const placement = job.placement;
-  switch (placement?.kind) {
-    case "agent":
-      return (
-        `host ${placement.node}` +
-        (placement.gpus.length ? ` · GPUs ${placement.gpus.join(", ")}` : "") +
-        (placement.cpuSlots ? ` · ${placement.cpuSlots} CPU slots` : "")
-      );
-    case "vertexAi":
-      return `${placement.project} / ${placement.region}`;
-    default:
-      return job.node ? `host ${job.node}` : "not placed";
-  }
 }
 
 function Summary({ job }: { job: Job }) {
