@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { ApiError, api, unwrap, type FieldError } from "../api/client";
+import { useBackends } from "../backends/backends";
 import { YamlEditor, type LineError } from "../common/YamlEditor";
 import { lineOfField } from "./fieldLines";
 
@@ -11,11 +12,21 @@ interface Form {
   jobName: string;
   labels: string;
   priority: string;
+  /** A backend's name, or "" for the one that runs the resource config's trainerResourceConfig. */
+  backend: string;
   taskConfig: string;
   resourceConfig: string;
 }
 
-const EMPTY: Form = { project: "default", jobName: "", labels: "", priority: "0", taskConfig: "", resourceConfig: "" };
+const EMPTY: Form = {
+  project: "default",
+  jobName: "",
+  labels: "",
+  priority: "0",
+  backend: "",
+  taskConfig: "",
+  resourceConfig: "",
+};
 
 function body(form: Form) {
   const labels = Object.fromEntries(
@@ -35,6 +46,7 @@ function body(form: Form) {
     resourceConfig: form.resourceConfig,
     labels,
     priority: form.priority === "" ? undefined : Number(form.priority),
+    backend: form.backend || undefined,
   };
 }
 
@@ -51,6 +63,7 @@ export function SubmitPage() {
   const [plan, setPlan] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
+  const backends = useBackends();
 
   function edit(change: Partial<Form>) {
     setForm((current) => ({ ...current, ...change }));
@@ -137,6 +150,17 @@ export function SubmitPage() {
             min={-1000}
             max={1000}
           />
+        </label>
+        <label>
+          Backend
+          <select value={form.backend} onChange={(e) => edit({ backend: e.target.value })}>
+            <option value="">chosen by the resource config</option>
+            {(backends.data ?? []).map((b) => (
+              <option key={b.name} value={b.name} title={b.description}>
+                {b.name}
+              </option>
+            ))}
+          </select>
         </label>
         <label className="grow">
           Labels
