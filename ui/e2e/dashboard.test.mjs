@@ -121,6 +121,11 @@ test("submits the demo job from the Submit page, follows its live log, searches 
   await page.getByRole("link", { name: "Submit" }).click();
   await page.getByLabel("Job name").fill("demo_link_prediction");
   await page.getByLabel("Labels").fill("purpose=demo");
+  // The backends offered are the server's (GET /backends); the demo leaves the choice to its resource config.
+  await page
+    .getByLabel("Backend")
+    .locator("option", { hasText: /^local$/ })
+    .waitFor({ state: "attached" });
   await page.getByLabel("Upload taskConfig").setInputFiles(resolve(root, "examples/link-prediction/task_config.yaml"));
   await page
     .getByLabel("Upload resourceConfig")
@@ -139,6 +144,10 @@ test("submits the demo job from the Submit page, follows its live log, searches 
     .waitFor({ timeout: 180_000 });
   await page.getByTestId("log-status").filter({ hasText: "ended SUCCEEDED" }).waitFor({ timeout: DEMO_TIMEOUT_MS });
   await page.locator(".chip", { hasText: "SUCCEEDED" }).first().waitFor();
+  // The placement's fields as the server sends them, whatever the backend: the agent's node, without the kind tag.
+  const placement = await page.locator('.summary dt:text-is("Placement") + dd').textContent();
+  assert.match(placement, /(^| · )node \S+/);
+  assert.doesNotMatch(placement, /\bkind\b/);
 
   await page.getByLabel("Search the log").fill("epoch");
   await page.getByRole("button", { name: "Next match" }).click();
