@@ -22,7 +22,10 @@ const pageErrors = [];
 before(async () => {
   // One CPU slot: a second job must wait in the queue while the first runs.
   server = await startServer(["--trainyard.local.cpu-slots=1"]);
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox"],
+  });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.setDefaultTimeout(30_000);
   // Chromium logs each blocked load or inline script as a console error; the event also catches what it does not log.
@@ -98,9 +101,14 @@ test("signs in with a token; the session cookie is HttpOnly, so page scripts nev
 test("a bad config shows the field error at the line of the field", async () => {
   await page.getByRole("link", { name: "Submit" }).click();
   await page.getByLabel("Job name").fill("bad_config");
-  await page.getByLabel("Upload resourceConfig").setInputFiles(resolve(root, "examples/link-prediction/resource_config.yaml"));
-  const bad = "graphMetadata:\n  nodeTypes: [user]\ntrainerConfig:\n  command: python -m trainyard_runtime.train\n  trainerArgs:\n    lr: '0.1'\n";
-  await page.getByLabel("Upload taskConfig").setInputFiles({ name: "task_config.yaml", mimeType: "text/yaml", buffer: Buffer.from(bad) });
+  await page
+    .getByLabel("Upload resourceConfig")
+    .setInputFiles(resolve(root, "examples/link-prediction/resource_config.yaml"));
+  const bad =
+    "graphMetadata:\n  nodeTypes: [user]\ntrainerConfig:\n  command: python -m trainyard_runtime.train\n  trainerArgs:\n    lr: '0.1'\n";
+  await page
+    .getByLabel("Upload taskConfig")
+    .setInputFiles({ name: "task_config.yaml", mimeType: "text/yaml", buffer: Buffer.from(bad) });
   await page.getByRole("button", { name: "Submit", exact: true }).click();
   const error = page.locator(".line-errors li", { hasText: "taskConfig.trainerConfig" }).first();
   await error.waitFor();
@@ -113,8 +121,15 @@ test("submits the demo job from the Submit page, follows its live log, searches 
   await page.getByRole("link", { name: "Submit" }).click();
   await page.getByLabel("Job name").fill("demo_link_prediction");
   await page.getByLabel("Labels").fill("purpose=demo");
+  // The backends offered are the server's (GET /backends); the demo leaves the choice to its resource config.
+  await page
+    .getByLabel("Backend")
+    .locator("option", { hasText: /^local$/ })
+    .waitFor({ state: "attached" });
   await page.getByLabel("Upload taskConfig").setInputFiles(resolve(root, "examples/link-prediction/task_config.yaml"));
-  await page.getByLabel("Upload resourceConfig").setInputFiles(resolve(root, "examples/link-prediction/resource_config.yaml"));
+  await page
+    .getByLabel("Upload resourceConfig")
+    .setInputFiles(resolve(root, "examples/link-prediction/resource_config.yaml"));
   await page.getByRole("button", { name: "Preview launch plan" }).click();
   assert.match(await page.getByTestId("launch-plan").textContent(), /trainyard_runtime\.train/);
   await page.getByRole("button", { name: "Submit", exact: true }).dblclick();
@@ -123,9 +138,16 @@ test("submits the demo job from the Submit page, follows its live log, searches 
   demoId = id;
 
   // The log follows live: lines arrive while the job runs.
-  await page.getByTestId("log-status").filter({ hasText: /[1-9][\d,]* lines · live/ }).waitFor({ timeout: 180_000 });
+  await page
+    .getByTestId("log-status")
+    .filter({ hasText: /[1-9][\d,]* lines · live/ })
+    .waitFor({ timeout: 180_000 });
   await page.getByTestId("log-status").filter({ hasText: "ended SUCCEEDED" }).waitFor({ timeout: DEMO_TIMEOUT_MS });
   await page.locator(".chip", { hasText: "SUCCEEDED" }).first().waitFor();
+  // The placement's fields as the server sends them, whatever the backend: the agent's node, without the kind tag.
+  const placement = await page.locator('.summary dt:text-is("Placement") + dd').textContent();
+  assert.match(placement, /(^| · )node \S+/);
+  assert.doesNotMatch(placement, /\bkind\b/);
 
   await page.getByLabel("Search the log").fill("epoch");
   await page.getByRole("button", { name: "Next match" }).click();
@@ -145,7 +167,10 @@ test("the demo job's Metrics tab charts its scalars by step or time, train/loss 
   await loss.locator("canvas").first().waitFor();
   await loss.locator(".u-legend", { hasText: "attempt 1" }).waitFor();
   assert.match(await loss.locator(".chart-note").textContent(), /^[1-9][\d,]* points/);
-  assert.ok((await page.getByTestId("metric-chart").count()) > 3, "a chart per tag: loss, learning rate, rates, validation, test");
+  assert.ok(
+    (await page.getByTestId("metric-chart").count()) > 3,
+    "a chart per tag: loss, learning rate, rates, validation, test",
+  );
   await page.getByLabel("Time since start").check();
   await loss.locator(".u-legend", { hasText: "seconds" }).waitFor();
   await page.getByLabel("Step", { exact: true }).check();
@@ -159,9 +184,17 @@ test("compares two jobs picked on the Jobs page: their train/loss curves on one 
     .replace('num_max_train_batches: "300"', 'num_max_train_batches: "60"')
     .replace('learning_rate: "0.005"', 'learning_rate: "0.02"');
   const resource = readFileSync(resolve(root, "examples/link-prediction/resource_config.yaml"), "utf8");
-  const short = await call(server, "POST", "/jobs", { jobName: "demo_short_run", taskConfig: task, resourceConfig: resource });
+  const short = await call(server, "POST", "/jobs", {
+    jobName: "demo_short_run",
+    taskConfig: task,
+    resourceConfig: resource,
+  });
   let state;
-  await waitFor(async () => ["SUCCEEDED", "FAILED", "CANCELLED"].includes((state = (await call(server, "GET", `/jobs/${short.id}`)).state)), DEMO_TIMEOUT_MS);
+  await waitFor(
+    async () =>
+      ["SUCCEEDED", "FAILED", "CANCELLED"].includes((state = (await call(server, "GET", `/jobs/${short.id}`)).state)),
+    DEMO_TIMEOUT_MS,
+  );
   assert.equal(state, "SUCCEEDED");
 
   await page.getByRole("link", { name: "Jobs", exact: true }).click();
@@ -175,7 +208,10 @@ test("compares two jobs picked on the Jobs page: their train/loss curves on one 
   await loss.locator("canvas").first().waitFor();
   await loss.locator(".u-legend", { hasText: "demo_link_prediction" }).filter({ hasText: "demo_short_run" }).waitFor();
   const tensorBoard = page.getByRole("link", { name: "Open in TensorBoard" });
-  assert.match(await tensorBoard.getAttribute("href"), new RegExp(`^/tensorboard\\?jobs=${page.url().split("jobs=")[1]}$`));
+  assert.match(
+    await tensorBoard.getAttribute("href"),
+    new RegExp(`^/tensorboard\\?jobs=${page.url().split("jobs=")[1]}$`),
+  );
   await waitFor(async () => (await page.locator(".chart-note", { hasText: "loading" }).count()) === 0, 60_000);
   await loss.scrollIntoViewIfNeeded();
   await page.screenshot({ path: docs("dashboard-compare.png") });
@@ -210,7 +246,10 @@ test("shows the pool and the queue, cancels a running job, and bulk-cancels a qu
   await page.getByLabel("Select sleeper_queued").check();
   await page.getByRole("button", { name: "Cancel 1 selected" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click();
-  await page.locator(".grid-row", { hasText: "sleeper_queued" }).locator(".chip", { hasText: "CANCELLED" }).waitFor({ timeout: 60_000 });
+  await page
+    .locator(".grid-row", { hasText: "sleeper_queued" })
+    .locator(".chip", { hasText: "CANCELLED" })
+    .waitFor({ timeout: 60_000 });
   assert.match((await call(server, "GET", `/jobs/${queued.id}`)).state, /CANCELL/);
 });
 

@@ -39,7 +39,14 @@ export async function startServer(extraArguments = []) {
   const java = join(await javaHome(), "bin/java");
   const server = spawn(
     java,
-    ["-jar", jar, `--server.port=${port}`, `--trainyard.data-dir=${data}/data`, `--trainyard.config-roots=${root}/examples`, ...extraArguments],
+    [
+      "-jar",
+      jar,
+      `--server.port=${port}`,
+      `--trainyard.data-dir=${data}/data`,
+      `--trainyard.config-roots=${root}/examples`,
+      ...extraArguments,
+    ],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: false },
   );
   let log = "";

@@ -35,15 +35,15 @@ export function App() {
       </header>
       <main>
         <Suspense fallback={<p className="muted">Loading…</p>}>
-        <Routes>
-          <Route path="/ui/jobs" element={<JobsPage />} />
-          <Route path="/ui/jobs/:id" element={<JobPage />} />
-          <Route path="/ui/compare" element={<ComparePage />} />
-          <Route path="/ui/submit" element={<SubmitPage />} />
-          <Route path="/ui/queue" element={<QueuePage />} />
-          <Route path="/ui/pool" element={<PoolPage />} />
-          <Route path="*" element={<Navigate to="/ui/jobs" replace />} />
-        </Routes>
+          <Routes>
+            <Route path="/ui/jobs" element={<JobsPage />} />
+            <Route path="/ui/jobs/:id" element={<JobPage />} />
+            <Route path="/ui/compare" element={<ComparePage />} />
+            <Route path="/ui/submit" element={<SubmitPage />} />
+            <Route path="/ui/queue" element={<QueuePage />} />
+            <Route path="/ui/pool" element={<PoolPage />} />
+            <Route path="*" element={<Navigate to="/ui/jobs" replace />} />
+          </Routes>
         </Suspense>
       </main>
     </div>

@@ -4,6 +4,7 @@ import type { components, paths } from "./schema";
 export type Job = components["schemas"]["Job"];
 export type JobState = NonNullable<Job["state"]>;
 export type Agent = components["schemas"]["Agent"];
+export type Backend = components["schemas"]["Backend"];
 export type LogLine = components["schemas"]["LogLine"];
 export type JobEvent = components["schemas"]["JobEvent"];
 export type MetricTag = components["schemas"]["MetricTagView"];

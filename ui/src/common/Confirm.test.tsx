@@ -19,7 +19,9 @@ describe("a button that asks first", () => {
   });
 
   it("keeps the dialog open and shows why when the action fails", async () => {
-    render(<ConfirmButton label="Retry" question="Retry?" onConfirm={() => Promise.reject(new Error("job is running"))} />);
+    render(
+      <ConfirmButton label="Retry" question="Retry?" onConfirm={() => Promise.reject(new Error("job is running"))} />,
+    );
     await userEvent.click(screen.getByRole("button", { name: "Retry" }));
     await userEvent.click(screen.getByRole("button", { name: "Confirm" }));
     expect(await screen.findByText("job is running")).toBeTruthy();

@@ -10,9 +10,18 @@ export interface LineError {
   message: string;
 }
 
+// One empty list for every editor without errors, so that its extensions are not made anew at each render.
+const NO_ERRORS: LineError[] = [];
+
 /** CodeMirror 6 with YAML highlighting; errors are shown at their lines (gutter marker and underline). */
-export function YamlEditor(props: { value: string; onChange?: (value: string) => void; errors?: LineError[]; label: string; height?: string }) {
-  const errors = props.errors ?? [];
+export function YamlEditor(props: {
+  value: string;
+  onChange?: (value: string) => void;
+  errors?: LineError[];
+  label: string;
+  height?: string;
+}) {
+  const errors = props.errors ?? NO_ERRORS;
   const extensions = useMemo(
     () => [
       yaml(),
@@ -31,7 +40,14 @@ export function YamlEditor(props: { value: string; onChange?: (value: string) =>
   );
   return (
     <div className="yaml-editor" aria-label={props.label} data-testid={`yaml-${props.label}`}>
-      <CodeMirror value={props.value} onChange={props.onChange} readOnly={!props.onChange} extensions={extensions} height={props.height ?? "auto"} basicSetup={{ foldGutter: true }} />
+      <CodeMirror
+        value={props.value}
+        onChange={props.onChange}
+        readOnly={!props.onChange}
+        extensions={extensions}
+        height={props.height ?? "auto"}
+        basicSetup={{ foldGutter: true }}
+      />
     </div>
   );
 }

@@ -26,7 +26,10 @@ export function absoluteTime(iso: string): string {
 
 export function duration(fromIso?: string | null, toIso?: string | null): string {
   if (!fromIso) return "";
-  const seconds = Math.max(0, Math.round(((toIso ? new Date(toIso).getTime() : Date.now()) - new Date(fromIso).getTime()) / 1000));
+  const seconds = Math.max(
+    0,
+    Math.round(((toIso ? new Date(toIso).getTime() : Date.now()) - new Date(fromIso).getTime()) / 1000),
+  );
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;

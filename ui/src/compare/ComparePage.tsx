@@ -23,13 +23,16 @@ export function ComparePage() {
     queries: ids.map((id) => ({
       queryKey: ["job", id],
       queryFn: () => unwrap(api.GET("/jobs/{id}", { params: { path: { id } } })),
-      refetchInterval: (query: { state: { data?: Job } }) => (query.state.data && !isActive(query.state.data.state) ? false : 2000),
+      refetchInterval: (query: { state: { data?: Job } }) =>
+        query.state.data && !isActive(query.state.data.state) ? false : 2000,
     })),
   });
   const tags = useQueries({ queries: ids.map((id, index) => metricTagsQuery(id, isActive(jobs[index].data?.state))) });
 
   // Jobs that could not be read (unknown, not visible) are named, and left out of the charts.
-  const shown = ids.flatMap((id, index) => (jobs[index].data && tags[index].data ? [{ id, job: jobs[index].data!, tags: tags[index].data! }] : []));
+  const shown = ids.flatMap((id, index) =>
+    jobs[index].data && tags[index].data ? [{ id, job: jobs[index].data!, tags: tags[index].data! }] : [],
+  );
   const failed = ids.flatMap((id, index) => {
     const error = jobs[index].error ?? tags[index].error;
     return error ? [{ id, message: error.message }] : [];
@@ -60,7 +63,11 @@ export function ComparePage() {
           <li key={id}>
             <StateChip state={job.state} /> <Link to={`/ui/jobs/${id}`}>{labels[index]}</Link>{" "}
             <span className="muted">attempt {job.attempt}</span>{" "}
-            <Link className="muted" to={compareHref(ids.filter((other) => other !== id))} aria-label={`Remove ${labels[index]}`}>
+            <Link
+              className="muted"
+              to={compareHref(ids.filter((other) => other !== id))}
+              aria-label={`Remove ${labels[index]}`}
+            >
               ✕
             </Link>
           </li>
@@ -71,7 +78,11 @@ export function ComparePage() {
           </li>
         ))}
       </ul>
-      {named.length > MAX_COMPARED && <p className="muted">Only the first {MAX_COMPARED} of the {named.length} jobs named are compared.</p>}
+      {named.length > MAX_COMPARED && (
+        <p className="muted">
+          Only the first {MAX_COMPARED} of the {named.length} jobs named are compared.
+        </p>
+      )}
       <div className="metrics-toolbar">
         <XAxisPicker value={axis} onChange={setAxis} />
       </div>
@@ -80,12 +91,18 @@ export function ComparePage() {
       <div className="metric-grid">
         {!loading &&
           shared.common.map((tag) => (
-            <JobsChart key={tag} tag={tag} jobs={shown.map(({ id }, index) => ({ id, label: labels[index] }))} axis={axis} />
+            <JobsChart
+              key={tag}
+              tag={tag}
+              jobs={shown.map(({ id }, index) => ({ id, label: labels[index] }))}
+              axis={axis}
+            />
           ))}
       </div>
       {!loading && shared.partial.length > 0 && (
         <p className="muted">
-          Not in every job: {shared.partial.map(({ tag, jobs: count }) => `${tag} (${count} of ${shown.length})`).join(", ")}
+          Not in every job:{" "}
+          {shared.partial.map(({ tag, jobs: count }) => `${tag} (${count} of ${shown.length})`).join(", ")}
         </p>
       )}
     </section>
@@ -96,10 +113,24 @@ export function ComparePage() {
 function JobsChart({ tag, jobs, axis }: { tag: string; jobs: { id: string; label: string }[]; axis: XAxis }) {
   const series = useMetricSeries(jobs.map(({ id }) => ({ jobId: id, tag })));
   const updated = series.map((one) => one.dataUpdatedAt).join();
+  const labels = jobs.map((job) => job.label).join();
   const lines = useMemo(
-    (): Line[] => series.flatMap((one, index) => (one.data?.points.length ? [{ label: jobs[index].label, points: one.data.points }] : [])),
-    // The queries' array is new on every render; their answers change only when one is read again.
-    [updated, jobs.map((job) => job.label).join()],
+    (): Line[] =>
+      series.flatMap((one, index) =>
+        one.data?.points.length ? [{ label: jobs[index].label, points: one.data.points }] : [],
+      ),
+    // The queries' array and `jobs` are new on every render; the lines change only when an answer is read again
+    // or a job's label changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `updated` and `labels` stand for `series` and `jobs`
+    [updated, labels],
   );
-  return <MetricCard tag={tag} lines={lines} series={series.map((one) => one.data)} axis={axis} error={series.find((one) => one.error)?.error} />;
+  return (
+    <MetricCard
+      tag={tag}
+      lines={lines}
+      series={series.map((one) => one.data)}
+      axis={axis}
+      error={series.find((one) => one.error)?.error}
+    />
+  );
 }

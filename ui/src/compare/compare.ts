@@ -38,11 +38,15 @@ export function sharedTags(tagsPerJob: string[][]): SharedTags {
   const names = [...counts.keys()];
   return {
     common: names.filter((tag) => counts.get(tag) === tagsPerJob.length),
-    partial: names.filter((tag) => counts.get(tag)! < tagsPerJob.length).map((tag) => ({ tag, jobs: counts.get(tag)! })),
+    partial: names
+      .filter((tag) => counts.get(tag)! < tagsPerJob.length)
+      .map((tag) => ({ tag, jobs: counts.get(tag)! })),
   };
 }
 
 /** The jobs' names as a chart's legend shows them: a name two jobs share gets each job's id prefix. */
 export function jobLabels(jobs: { id: string; name: string }[]): string[] {
-  return jobs.map((job) => (jobs.filter((other) => other.name === job.name).length > 1 ? `${job.name} (${job.id.slice(0, 8)})` : job.name));
+  return jobs.map((job) =>
+    jobs.filter((other) => other.name === job.name).length > 1 ? `${job.name} (${job.id.slice(0, 8)})` : job.name,
+  );
 }

@@ -14,8 +14,10 @@ export function EventTimeline({ jobId }: { jobId: string }) {
     <ol className="timeline">
       {(events.data ?? []).map((event) => (
         <li key={event.id}>
-          <Time at={event.at} /> <span className="muted">attempt {event.attempt}</span> {event.from && <StateChip state={event.from} />} →{" "}
-          <StateChip state={event.to} /> {event.cause && <span className="error">{event.cause}</span>} {event.message && <span className="muted">{event.message}</span>}
+          <Time at={event.at} /> <span className="muted">attempt {event.attempt}</span>{" "}
+          {event.from && <StateChip state={event.from} />} → <StateChip state={event.to} />{" "}
+          {event.cause && <span className="error">{event.cause}</span>}{" "}
+          {event.message && <span className="muted">{event.message}</span>}
         </li>
       ))}
     </ol>

@@ -7,6 +7,7 @@ import { duration } from "../common/time";
 import { StateChip, isActive } from "../jobs/StateChip";
 import { LogViewer } from "../logs/LogViewer";
 import { EventTimeline } from "./EventTimeline";
+import { placementText } from "./placement";
 import { lazy, Suspense, useState } from "react";
 
 type Tab = "logs" | "metrics" | "events" | "configs";
@@ -39,8 +40,19 @@ export function JobPage() {
         <h1>{j.jobName}</h1>
         <StateChip state={j.state} />
         <span className="actions">
-          <ConfirmButton label="Cancel" danger disabled={!isActive(j.state) || j.state === "CANCELLING"} question={`Cancel ${j.jobName}?`} onConfirm={() => act("cancel")} />
-          <ConfirmButton label="Retry" disabled={isActive(j.state)} question={`Run ${j.jobName} again (attempt ${(j.attempt ?? 0) + 1})?`} onConfirm={() => act("retry")} />
+          <ConfirmButton
+            label="Cancel"
+            danger
+            disabled={!isActive(j.state) || j.state === "CANCELLING"}
+            question={`Cancel ${j.jobName}?`}
+            onConfirm={() => act("cancel")}
+          />
+          <ConfirmButton
+            label="Retry"
+            disabled={isActive(j.state)}
+            question={`Run ${j.jobName} again (attempt ${(j.attempt ?? 0) + 1})?`}
+            onConfirm={() => act("retry")}
+          />
         </span>
       </div>
       <Summary job={j} />
@@ -61,20 +73,6 @@ export function JobPage() {
       {tab === "configs" && <Configs jobId={id} />}
     </section>
   );
-}
-
-/** Where the job runs, by its placement's kind: an agent's host and GPUs or CPU slots, or a Vertex AI region. */
-function placementText(job: Job): string {
-  const placement = job.placement;
-  switch (placement?.kind) {
-    case "agent":
-      return `host ${placement.node}` + (placement.gpus.length ? ` · GPUs ${placement.gpus.join(", ")}` : "")
-        + (placement.cpuSlots ? ` · ${placement.cpuSlots} CPU slots` : "");
-    case "vertexAi":
-      return `${placement.project} / ${placement.region}`;
-    default:
-      return job.node ? `host ${job.node}` : "not placed";
-  }
 }
 
 function Summary({ job }: { job: Job }) {
@@ -139,7 +137,15 @@ function Summary({ job }: { job: Job }) {
         <Row key={name} term={`Output ${name}`} value={uri} />
       ))}
       {Object.entries(job.links ?? {}).map(([name, url]) => (
-        <Row key={name} term={name === "vertexConsole" ? "Vertex AI" : name === "tensorboard" ? "TensorBoard" : name} value={<a href={url} target="_blank" rel="noreferrer">{url}</a>} />
+        <Row
+          key={name}
+          term={name === "vertexConsole" ? "Vertex AI" : name === "tensorboard" ? "TensorBoard" : name}
+          value={
+            <a href={url} target="_blank" rel="noreferrer">
+              {url}
+            </a>
+          }
+        />
       ))}
     </dl>
   );
@@ -155,16 +161,19 @@ function Row({ term, value }: { term: string; value: React.ReactNode }) {
 }
 
 function Configs({ jobId }: { jobId: string }) {
-  const configs = useQuery({ queryKey: ["configs", jobId], queryFn: () => unwrap(api.GET("/jobs/{id}/configs", { params: { path: { id: jobId } } })) });
+  const configs = useQuery({
+    queryKey: ["configs", jobId],
+    queryFn: () => unwrap(api.GET("/jobs/{id}/configs", { params: { path: { id: jobId } } })),
+  });
   if (!configs.data) return <p className="muted">Loading…</p>;
   return (
     <Suspense fallback={<p className="muted">Loading…</p>}>
-    <div className="configs">
-      <h3>Task config</h3>
-      <YamlEditor label="task config" value={configs.data.taskConfig ?? ""} />
-      <h3>Resource config</h3>
-      <YamlEditor label="resource config" value={configs.data.resourceConfig ?? ""} />
-    </div>
+      <div className="configs">
+        <h3>Task config</h3>
+        <YamlEditor label="task config" value={configs.data.taskConfig ?? ""} />
+        <h3>Resource config</h3>
+        <YamlEditor label="resource config" value={configs.data.resourceConfig ?? ""} />
+      </div>
     </Suspense>
   );
 }

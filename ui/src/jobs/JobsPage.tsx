@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { api, unwrap, type Job, type JobState } from "../api/client";
 import { ConfirmButton } from "../common/Confirm";
+import { useBackends } from "../backends/backends";
 import { CompareButton } from "../compare/CompareButton";
 import { COLUMNS, loadColumns, saveColumns } from "./columns";
 import { useJobs, type JobFilter } from "./jobs";
@@ -17,6 +18,7 @@ export function JobsPage() {
   const [sort, setSort] = useState<{ column: string; descending: boolean } | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const jobs = useJobs(filter);
+  const backends = useBackends();
   const projects = useQuery({ queryKey: ["projects"], queryFn: () => unwrap(api.GET("/projects")) });
   const client = useQueryClient();
 
@@ -36,6 +38,9 @@ export function JobsPage() {
   }, [jobs.data, backend, sort]);
 
   const scroller = useRef<HTMLDivElement>(null);
+  // The React Compiler, which the build does not run, would leave this component unmemoised; nothing memoised is
+  // handed the virtualizer's functions.
+  // eslint-disable-next-line react-hooks/incompatible-library -- it reports what the compiler would skip, not a fault
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -43,12 +48,12 @@ export function JobsPage() {
     overscan: 20,
   });
   const items = virtualizer.getVirtualItems();
-  const last = items.at(-1);
+  const lastIndex = items.at(-1)?.index;
   useEffect(() => {
-    if (last && last.index >= rows.length - 30 && jobs.hasNextPage && !jobs.isFetchingNextPage) {
+    if (lastIndex !== undefined && lastIndex >= rows.length - 30 && jobs.hasNextPage && !jobs.isFetchingNextPage) {
       jobs.fetchNextPage();
     }
-  }, [last?.index, rows.length, jobs]);
+  }, [lastIndex, rows.length, jobs]);
 
   const shown = COLUMNS.filter((c) => columns.includes(c.id));
   const template = `2rem ${shown.map((c) => c.width).join(" ")}`;
@@ -56,7 +61,9 @@ export function JobsPage() {
   const cancellable = ticked.filter((job) => isActive(job.state));
 
   function toggleColumn(id: string) {
-    const next = columns.includes(id) ? columns.filter((c) => c !== id) : COLUMNS.map((c) => c.id).filter((c) => c === id || columns.includes(c));
+    const next = columns.includes(id)
+      ? columns.filter((c) => c !== id)
+      : COLUMNS.map((c) => c.id).filter((c) => c === id || columns.includes(c));
     setColumns(next);
     saveColumns(next);
   }
@@ -65,7 +72,9 @@ export function JobsPage() {
     setFilter({ ...filter, states });
   }
   async function cancelSelected() {
-    await Promise.all(cancellable.map((job) => unwrap(api.POST("/jobs/{id}/cancel", { params: { path: { id: job.id! } } }))));
+    await Promise.all(
+      cancellable.map((job) => unwrap(api.POST("/jobs/{id}/cancel", { params: { path: { id: job.id! } } }))),
+    );
     setSelected(new Set());
     await client.invalidateQueries({ queryKey: ["jobs"] });
   }
@@ -91,13 +100,22 @@ export function JobsPage() {
             </button>
           ))}
         </div>
-        <input aria-label="Name starts with" placeholder="name starts with" value={filter.namePrefix} onChange={(e) => setFilter({ ...filter, namePrefix: e.target.value })} />
+        <input
+          aria-label="Name starts with"
+          placeholder="name starts with"
+          value={filter.namePrefix}
+          onChange={(e) => setFilter({ ...filter, namePrefix: e.target.value })}
+        />
         <input
           aria-label="Label"
           placeholder="label key=value"
           onChange={(e) => setFilter({ ...filter, label: e.target.value.includes("=") ? e.target.value : "" })}
         />
-        <select aria-label="Project" value={filter.project} onChange={(e) => setFilter({ ...filter, project: e.target.value })}>
+        <select
+          aria-label="Project"
+          value={filter.project}
+          onChange={(e) => setFilter({ ...filter, project: e.target.value })}
+        >
           <option value="">every project</option>
           {(projects.data ?? []).map((p) => (
             <option key={p.name}>{p.name}</option>
@@ -105,8 +123,11 @@ export function JobsPage() {
         </select>
         <select aria-label="Backend" value={backend} onChange={(e) => setBackend(e.target.value)}>
           <option value="">every backend</option>
-          <option value="local">local</option>
-          <option value="vertex-ai">vertex-ai</option>
+          {(backends.data ?? []).map((b) => (
+            <option key={b.name} value={b.name} title={b.description}>
+              {b.name}
+            </option>
+          ))}
         </select>
         <details className="column-picker">
           <summary>Columns</summary>
@@ -137,7 +158,15 @@ export function JobsPage() {
           <button
             key={c.id}
             className="sort"
-            onClick={() => setSort(sort?.column === c.id ? (sort.descending ? null : { column: c.id, descending: true }) : { column: c.id, descending: false })}
+            onClick={() =>
+              setSort(
+                sort?.column === c.id
+                  ? sort.descending
+                    ? null
+                    : { column: c.id, descending: true }
+                  : { column: c.id, descending: false },
+              )
+            }
           >
             {c.label}
             {sort?.column === c.id ? (sort.descending ? " ▼" : " ▲") : ""}

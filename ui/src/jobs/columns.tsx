@@ -15,7 +15,13 @@ export interface Column {
 }
 
 export const COLUMNS: Column[] = [
-  { id: "state", label: "State", width: "8rem", render: (j) => <StateChip state={j.state} />, sortValue: (j) => j.state ?? "" },
+  {
+    id: "state",
+    label: "State",
+    width: "8rem",
+    render: (j) => <StateChip state={j.state} />,
+    sortValue: (j) => j.state ?? "",
+  },
   {
     id: "name",
     label: "Name",
@@ -39,20 +45,40 @@ export const COLUMNS: Column[] = [
       )),
     sortValue: (j) => Object.entries(j.labels ?? {}).join(","),
   },
-  { id: "created", label: "Submitted", width: "15rem", render: (j) => <Time at={j.createdAt} />, sortValue: (j) => j.createdAt ?? "" },
-  { id: "started", label: "Started", width: "15rem", render: (j) => <Time at={j.startedAt} />, sortValue: (j) => j.startedAt ?? "" },
+  {
+    id: "created",
+    label: "Submitted",
+    width: "15rem",
+    render: (j) => <Time at={j.createdAt} />,
+    sortValue: (j) => j.createdAt ?? "",
+  },
+  {
+    id: "started",
+    label: "Started",
+    width: "15rem",
+    render: (j) => <Time at={j.startedAt} />,
+    sortValue: (j) => j.startedAt ?? "",
+  },
   {
     id: "duration",
     label: "Duration",
     width: "6rem",
     render: (j) => duration(j.startedAt, j.finishedAt),
-    sortValue: (j) => (j.startedAt ? (j.finishedAt ? Date.parse(j.finishedAt) : Date.now()) - Date.parse(j.startedAt) : -1),
+    sortValue: (j) =>
+      j.startedAt ? (j.finishedAt ? Date.parse(j.finishedAt) : Date.now()) - Date.parse(j.startedAt) : -1,
   },
   {
     id: "waiting",
     label: "Waiting",
     width: "minmax(10rem, 2fr)",
-    render: (j) => (j.queuePosition ? <span title={j.waitingReason ?? undefined}>#{j.queuePosition}: {j.waitingReason}</span> : ""),
+    render: (j) =>
+      j.queuePosition ? (
+        <span title={j.waitingReason ?? undefined}>
+          #{j.queuePosition}: {j.waitingReason}
+        </span>
+      ) : (
+        ""
+      ),
     sortValue: (j) => j.queuePosition ?? Number.MAX_SAFE_INTEGER,
   },
   { id: "submitter", label: "By", width: "7rem", render: (j) => j.submittedBy, sortValue: (j) => j.submittedBy ?? "" },

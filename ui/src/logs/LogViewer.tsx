@@ -12,7 +12,9 @@ interface Filter {
 }
 
 function matchesFilter(line: LogLine, filter: Filter): boolean {
-  return (filter.rank === "" || String(line.rank) === filter.rank) && (filter.stream === "" || line.stream === filter.stream);
+  return (
+    (filter.rank === "" || String(line.rank) === filter.rank) && (filter.stream === "" || line.stream === filter.stream)
+  );
 }
 
 /**
@@ -42,12 +44,15 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
       if (line && matchesFilter(line, filter)) rows.push(line);
     }
     return rows;
-  }, [filtering, filter, scannedPages, total, log.version]);
+  }, [filtering, filter, scannedPages, total, log]);
   const morePages = scannedPages * PAGE < total;
   const count = filtering ? filtered.length : total;
   const rowLine = (row: number) => (filtering ? filtered[row] : log.line(row));
 
   const scroller = useRef<HTMLDivElement>(null);
+  // The React Compiler, which the build does not run, would leave this component unmemoised; nothing memoised is
+  // handed the virtualizer's functions.
+  // eslint-disable-next-line react-hooks/incompatible-library -- it reports what the compiler would skip, not a fault
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
@@ -80,14 +85,19 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
     if (!search) return;
     setFollow(false);
     const needle = search.toLowerCase();
-    const found = (line?: LogLine) => line !== undefined && plainText(line.text ?? "").toLowerCase().includes(needle);
+    const found = (line?: LogLine) =>
+      line !== undefined &&
+      plainText(line.text ?? "")
+        .toLowerCase()
+        .includes(needle);
     let row = (current ?? (direction > 0 ? -1 : count)) + direction;
     if (filtering) {
       while (row >= 0 && row < filtered.length && !found(filtered[row])) row += direction;
     } else {
       while (row >= 0 && row < total) {
         const lines = await log.page(Math.floor(row / PAGE));
-        const end = direction > 0 ? Math.min(total, (Math.floor(row / PAGE) + 1) * PAGE) : Math.floor(row / PAGE) * PAGE - 1;
+        const end =
+          direction > 0 ? Math.min(total, (Math.floor(row / PAGE) + 1) * PAGE) : Math.floor(row / PAGE) * PAGE - 1;
         for (; row !== end && !found(lines[row % PAGE]); row += direction);
         if (row !== end) break;
       }
@@ -107,7 +117,9 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
     for (let index = 0; index * PAGE < total; index++) {
       setDownloading(`${Math.round(((index * PAGE) / Math.max(total, 1)) * 100)}%`);
       const lines = await log.page(index);
-      parts.push(lines.map((line) => `${line.rank ? `[rank ${line.rank}] ` : ""}${plainText(line.text ?? "")}\n`).join(""));
+      parts.push(
+        lines.map((line) => `${line.rank ? `[rank ${line.rank}] ` : ""}${plainText(line.text ?? "")}\n`).join(""),
+      );
     }
     const url = URL.createObjectURL(new Blob(parts, { type: "text/plain" }));
     const link = document.createElement("a");
@@ -129,7 +141,11 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
             </option>
           ))}
         </select>
-        <select aria-label="Stream" value={filter.stream} onChange={(e) => setFilter({ ...filter, stream: e.target.value })}>
+        <select
+          aria-label="Stream"
+          value={filter.stream}
+          onChange={(e) => setFilter({ ...filter, stream: e.target.value })}
+        >
           <option value="">stdout and stderr</option>
           <option value="stdout">stdout</option>
           <option value="stderr">stderr</option>
@@ -168,15 +184,11 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
           {downloading ? `Downloading ${downloading}` : "Download"}
         </button>
         <span className="muted" data-testid="log-status">
-          {total.toLocaleString()} lines · {log.endState ? `ended ${log.endState}` : log.connected ? "live" : "connecting…"}
+          {total.toLocaleString()} lines ·{" "}
+          {log.endState ? `ended ${log.endState}` : log.connected ? "live" : "connecting…"}
         </span>
       </div>
-      <div
-        ref={scroller}
-        className="log-lines"
-        data-testid="log-lines"
-        onWheel={() => setFollow(false)}
-      >
+      <div ref={scroller} className="log-lines" data-testid="log-lines" onWheel={() => setFollow(false)}>
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {items.map((item) => {
             const line = rowLine(item.index);
@@ -188,7 +200,11 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
               >
                 <span className="seq">{line?.seq ?? item.index + 1}</span>
                 {workers > 1 && <span className="rank">{line ? `r${line.rank}` : ""}</span>}
-                {line ? <span className="text" dangerouslySetInnerHTML={{ __html: lineHtml(line.text ?? "", search) }} /> : <span className="muted">…</span>}
+                {line ? (
+                  <span className="text" dangerouslySetInnerHTML={{ __html: lineHtml(line.text ?? "", search) }} />
+                ) : (
+                  <span className="muted">…</span>
+                )}
               </div>
             );
           })}

@@ -1,5 +1,6 @@
 import { AnsiUp } from "ansi_up";
 
+// eslint-disable-next-line no-control-regex -- ESC (\u001b) starts the ANSI sequences this removes
 const ESCAPES = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** The line without its ANSI escape sequences: what search matches against. */
@@ -8,7 +9,12 @@ export function plainText(text: string): string {
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#x27;");
 }
 
 /**

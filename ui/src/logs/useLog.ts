@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { api, unwrap, type LogLine } from "../api/client";
 
 /** Lines per page fetched; lines are numbered 1, 2, … without gaps, so line n is in page ⌊(n-1)/PAGE⌋. */
@@ -29,7 +29,9 @@ export function useLog(jobId: string) {
 
   const fetchPage = useCallback(
     async (index: number): Promise<LogLine[]> => {
-      const page = await unwrap(api.GET("/jobs/{id}/logs", { params: { path: { id: jobId }, query: { after: index * PAGE, limit: PAGE } } }));
+      const page = await unwrap(
+        api.GET("/jobs/{id}/logs", { params: { path: { id: jobId }, query: { after: index * PAGE, limit: PAGE } } }),
+      );
       store(page.lines ?? []);
       fetched.current.add(index);
       setLastSeq((seq) => Math.max(seq ?? 0, page.lastSeq ?? 0));
@@ -43,25 +45,27 @@ export function useLog(jobId: string) {
   useEffect(() => {
     let source: EventSource | undefined;
     let closed = false;
-    unwrap(api.GET("/jobs/{id}/logs", { params: { path: { id: jobId }, query: { after: 0, limit: 1 } } })).then((first) => {
-      if (closed) return;
-      const last = first.lastSeq ?? 0;
-      setLastSeq(last);
-      source = new EventSource(`/jobs/${jobId}/logs/stream?after=${last}`);
-      source.onopen = () => setConnected(true);
-      source.onerror = () => setConnected(false);
-      source.addEventListener("log", (event) => {
-        const line = JSON.parse((event as MessageEvent).data) as LogLine;
-        store([line]);
-        setLastSeq((seq) => Math.max(seq ?? 0, line.seq!));
-        changed();
-      });
-      source.addEventListener("end", (event) => {
-        setEndState(JSON.parse((event as MessageEvent).data).state);
-        setConnected(false);
-        source?.close();
-      });
-    });
+    unwrap(api.GET("/jobs/{id}/logs", { params: { path: { id: jobId }, query: { after: 0, limit: 1 } } })).then(
+      (first) => {
+        if (closed) return;
+        const last = first.lastSeq ?? 0;
+        setLastSeq(last);
+        source = new EventSource(`/jobs/${jobId}/logs/stream?after=${last}`);
+        source.onopen = () => setConnected(true);
+        source.onerror = () => setConnected(false);
+        source.addEventListener("log", (event) => {
+          const line = JSON.parse((event as MessageEvent).data) as LogLine;
+          store([line]);
+          setLastSeq((seq) => Math.max(seq ?? 0, line.seq!));
+          changed();
+        });
+        source.addEventListener("end", (event) => {
+          setEndState(JSON.parse((event as MessageEvent).data).state);
+          setConnected(false);
+          source?.close();
+        });
+      },
+    );
     return () => {
       closed = true;
       source?.close();
@@ -81,13 +85,23 @@ export function useLog(jobId: string) {
     [fetchPage],
   );
 
-  const line = useCallback((row: number): LogLine | undefined => pages.current.get(Math.floor(row / PAGE))?.[row % PAGE], []);
+  const line = useCallback(
+    (row: number): LogLine | undefined => pages.current.get(Math.floor(row / PAGE))?.[row % PAGE],
+    [],
+  );
 
   /** A page's lines, fetched if they are not here yet. */
   const page = useCallback(
-    async (index: number) => (fetched.current.has(index) && pages.current.get(index)?.length === PAGE ? pages.current.get(index)! : fetchPage(index)),
+    async (index: number) =>
+      fetched.current.has(index) && pages.current.get(index)?.length === PAGE
+        ? pages.current.get(index)!
+        : fetchPage(index),
     [fetchPage],
   );
 
-  return { lastSeq, endState, connected, version, ensure, line, page };
+  // One object while nothing in it changes: a new `version` (lines stored) makes a new one.
+  return useMemo(
+    () => ({ lastSeq, endState, connected, version, ensure, line, page }),
+    [lastSeq, endState, connected, version, ensure, line, page],
+  );
 }

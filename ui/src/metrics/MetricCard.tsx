@@ -4,7 +4,14 @@ import { MetricChart } from "./MetricChart";
 import { X_AXES, type Line, type XAxis } from "./lines";
 
 /** One tag's chart with its name, a summary line, and what the chart shows of the points. */
-export function MetricCard(props: { tag: string; summary?: ReactNode; lines: Line[]; series: (MetricSeries | undefined)[]; axis: XAxis; error?: Error | null }) {
+export function MetricCard(props: {
+  tag: string;
+  summary?: ReactNode;
+  lines: Line[];
+  series: (MetricSeries | undefined)[];
+  axis: XAxis;
+  error?: Error | null;
+}) {
   const { tag, summary, lines, series, axis, error } = props;
   const loaded = series.filter((one) => one !== undefined);
   return (
@@ -42,7 +49,8 @@ export function XAxisPicker({ value, onChange }: { value: XAxis; onChange: (axis
       <legend>X axis</legend>
       {X_AXES.map((axis) => (
         <label key={axis.id}>
-          <input type="radio" name="x-axis" checked={value === axis.id} onChange={() => onChange(axis.id)} /> {axis.label}
+          <input type="radio" name="x-axis" checked={value === axis.id} onChange={() => onChange(axis.id)} />{" "}
+          {axis.label}
         </label>
       ))}
     </fieldset>

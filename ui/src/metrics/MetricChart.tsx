@@ -5,7 +5,18 @@ import { alignLines, formatValue, type Line, type XAxis } from "./lines";
 
 const HEIGHT = 220;
 // Distinguishable on white, in the order lines are added (attempt 1, 2, … or the jobs compared).
-const COLOURS = ["#2b6cb0", "#dd6b20", "#38a169", "#c53030", "#805ad5", "#d69e2e", "#319795", "#d53f8c", "#4a5568", "#718096"];
+const COLOURS = [
+  "#2b6cb0",
+  "#dd6b20",
+  "#38a169",
+  "#c53030",
+  "#805ad5",
+  "#d69e2e",
+  "#319795",
+  "#d53f8c",
+  "#4a5568",
+  "#718096",
+];
 
 const X_LABELS: Record<XAxis, string> = { step: "step", elapsed: "seconds since the line's first point", wall: "" };
 
@@ -23,9 +34,13 @@ export function MetricChart({ lines, axis }: { lines: Line[]; axis: XAxis }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const data = useMemo(() => alignLines(lines, axis), [lines, axis]);
+  // The data a new chart starts with (the effect below it keeps it current).
   const latest = useRef(data);
-  latest.current = data;
-  const labels = lines.map((line) => line.label).join("\n");
+  useEffect(() => {
+    latest.current = data;
+  }, [data]);
+  // What the lines are, as a value that changes only when they do (`lines` is new at every refresh).
+  const labels = JSON.stringify(lines.map((line) => line.label));
 
   // A new chart when the lines or the axis change; new points only update its data (below).
   useEffect(() => {
@@ -35,11 +50,14 @@ export function MetricChart({ lines, axis }: { lines: Line[]; axis: XAxis }) {
         width: element.clientWidth,
         height: HEIGHT,
         scales: { x: { time: axis === "wall" } },
-        axes: [{ label: X_LABELS[axis] || undefined }, { size: tickLabelsWidth, values: (_, ticks) => ticks.map(formatValue) }],
+        axes: [
+          { label: X_LABELS[axis] || undefined },
+          { size: tickLabelsWidth, values: (_, ticks) => ticks.map(formatValue) },
+        ],
         series: [
           { label: axis === "step" ? "step" : axis === "elapsed" ? "seconds" : "time" },
-          ...lines.map((line, index) => ({
-            label: line.label,
+          ...(JSON.parse(labels) as string[]).map((label, index) => ({
+            label,
             stroke: COLOURS[index % COLOURS.length],
             width: 1.5,
             value: (_: uPlot, value: number | null) => formatValue(value),
@@ -58,7 +76,6 @@ export function MetricChart({ lines, axis }: { lines: Line[]; axis: XAxis }) {
       chart.destroy();
       plot.current = null;
     };
-    // `lines` changes with every refresh; the chart is rebuilt only when what its lines are changes.
   }, [labels, axis]);
 
   // New points: rescaled to show them all, unless the user has zoomed in (a live chart would undo it every refresh).

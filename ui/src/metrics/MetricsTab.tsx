@@ -17,10 +17,16 @@ export function MetricsTab({ job }: { job: Job }) {
     <div className="metrics">
       <div className="metrics-toolbar">
         <XAxisPicker value={axis} onChange={setAxis} />
-        <span className="muted">{live ? `Live: read again every ${REFRESH_MS / 1000} s while the job runs` : `The job is ${job.state}.`}</span>
+        <span className="muted">
+          {live ? `Live: read again every ${REFRESH_MS / 1000} s while the job runs` : `The job is ${job.state}.`}
+        </span>
       </div>
       {tags.data.length === 0 && (
-        <p className="muted">{live ? "No scalars yet: the trainer's TensorBoard scalars show here as they are written." : "This job wrote no TensorBoard scalars."}</p>
+        <p className="muted">
+          {live
+            ? "No scalars yet: the trainer's TensorBoard scalars show here as they are written."
+            : "This job wrote no TensorBoard scalars."}
+        </p>
       )}
       <div className="metric-grid">
         {inWrittenOrder(tags.data).map((tag) => (
@@ -38,8 +44,11 @@ function AttemptsChart({ jobId, tag, axis }: { jobId: string; tag: MetricTag; ax
   const updated = series.map((one) => one.dataUpdatedAt).join();
   const lines = useMemo(
     (): Line[] =>
-      series.flatMap((one, index) => (one.data?.points.length ? [{ label: `attempt ${attempts[index]}`, points: one.data.points }] : [])),
+      series.flatMap((one, index) =>
+        one.data?.points.length ? [{ label: `attempt ${attempts[index]}`, points: one.data.points }] : [],
+      ),
     // The queries' array is new on every render; their answers change only when one is read again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `updated` stands for `series` (and `attempts`, its length)
     [updated],
   );
   return (

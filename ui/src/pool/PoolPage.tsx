@@ -31,10 +31,24 @@ function AgentCard({ agent }: { agent: Agent }) {
       <div className="gpu-grid">
         {(agent.gpus ?? []).length === 0 && <span className="muted">no GPUs</span>}
         {(agent.gpus ?? []).map((gpu) => (
-          <div key={gpu.index} className={`gpu ${gpu.inUse ? "in-use" : "free"}`} title={`${gpu.model} · ${gpu.memoryMiB} MiB`}>
+          <div
+            key={gpu.index}
+            className={`gpu ${gpu.inUse ? "in-use" : "free"}`}
+            title={`${gpu.model} · ${gpu.memoryMiB} MiB`}
+          >
             <div>GPU {gpu.index}</div>
             <div className="muted">{gpu.model}</div>
-            <div>{gpu.inUse ? gpu.jobId ? <Link to={`/ui/jobs/${gpu.jobId}`}>{jobs.get(gpu.jobId) ?? "a job"}</Link> : "held (another project)" : "free"}</div>
+            <div>
+              {gpu.inUse ? (
+                gpu.jobId ? (
+                  <Link to={`/ui/jobs/${gpu.jobId}`}>{jobs.get(gpu.jobId) ?? "a job"}</Link>
+                ) : (
+                  "held (another project)"
+                )
+              ) : (
+                "free"
+              )}
+            </div>
           </div>
         ))}
       </div>

@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { ApiError, api, unwrap, type FieldError } from "../api/client";
+import { useBackends } from "../backends/backends";
 import { YamlEditor, type LineError } from "../common/YamlEditor";
 import { lineOfField } from "./fieldLines";
 
@@ -11,11 +12,21 @@ interface Form {
   jobName: string;
   labels: string;
   priority: string;
+  /** A backend's name, or "" for the one that runs the resource config's trainerResourceConfig. */
+  backend: string;
   taskConfig: string;
   resourceConfig: string;
 }
 
-const EMPTY: Form = { project: "default", jobName: "", labels: "", priority: "0", taskConfig: "", resourceConfig: "" };
+const EMPTY: Form = {
+  project: "default",
+  jobName: "",
+  labels: "",
+  priority: "0",
+  backend: "",
+  taskConfig: "",
+  resourceConfig: "",
+};
 
 function body(form: Form) {
   const labels = Object.fromEntries(
@@ -23,7 +34,10 @@ function body(form: Form) {
       .split(/[\n,]/)
       .map((pair) => pair.trim())
       .filter(Boolean)
-      .map((pair) => [pair.slice(0, pair.indexOf("=") < 0 ? pair.length : pair.indexOf("=")), pair.includes("=") ? pair.slice(pair.indexOf("=") + 1) : ""]),
+      .map((pair) => [
+        pair.slice(0, pair.indexOf("=") < 0 ? pair.length : pair.indexOf("=")),
+        pair.includes("=") ? pair.slice(pair.indexOf("=") + 1) : "",
+      ]),
   );
   return {
     project: form.project || undefined,
@@ -32,6 +46,7 @@ function body(form: Form) {
     resourceConfig: form.resourceConfig,
     labels,
     priority: form.priority === "" ? undefined : Number(form.priority),
+    backend: form.backend || undefined,
   };
 }
 
@@ -48,6 +63,7 @@ export function SubmitPage() {
   const [plan, setPlan] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
+  const backends = useBackends();
 
   function edit(change: Partial<Form>) {
     setForm((current) => ({ ...current, ...change }));
@@ -58,7 +74,10 @@ export function SubmitPage() {
     const at = (field: ConfigField): LineError[] =>
       errors
         .filter((e) => e.field === field || e.field.startsWith(field + "."))
-        .map((e) => ({ line: lineOfField(form[field], e.field.slice(field.length + 1)), message: `${e.field}: ${e.message}` }));
+        .map((e) => ({
+          line: lineOfField(form[field], e.field.slice(field.length + 1)),
+          message: `${e.field}: ${e.message}`,
+        }));
     return { taskConfig: at("taskConfig"), resourceConfig: at("resourceConfig") };
   }, [errors, form]);
   const otherErrors = errors.filter((e) => !/^(taskConfig|resourceConfig)(\.|$)/.test(e.field));
@@ -112,7 +131,11 @@ export function SubmitPage() {
       <div className="form-row">
         <label>
           Job name
-          <input value={form.jobName} onChange={(e) => edit({ jobName: e.target.value })} placeholder="cora_link_prediction" />
+          <input
+            value={form.jobName}
+            onChange={(e) => edit({ jobName: e.target.value })}
+            placeholder="cora_link_prediction"
+          />
         </label>
         <label>
           Project
@@ -120,11 +143,32 @@ export function SubmitPage() {
         </label>
         <label>
           Priority
-          <input type="number" value={form.priority} onChange={(e) => edit({ priority: e.target.value })} min={-1000} max={1000} />
+          <input
+            type="number"
+            value={form.priority}
+            onChange={(e) => edit({ priority: e.target.value })}
+            min={-1000}
+            max={1000}
+          />
+        </label>
+        <label>
+          Backend
+          <select value={form.backend} onChange={(e) => edit({ backend: e.target.value })}>
+            <option value="">chosen by the resource config</option>
+            {(backends.data ?? []).map((b) => (
+              <option key={b.name} value={b.name} title={b.description}>
+                {b.name}
+              </option>
+            ))}
+          </select>
         </label>
         <label className="grow">
           Labels
-          <input value={form.labels} onChange={(e) => edit({ labels: e.target.value })} placeholder="team=graph, purpose=demo" />
+          <input
+            value={form.labels}
+            onChange={(e) => edit({ labels: e.target.value })}
+            placeholder="team=graph, purpose=demo"
+          />
         </label>
       </div>
       {otherErrors.length > 0 && (
@@ -143,10 +187,21 @@ export function SubmitPage() {
               <h3>{field === "taskConfig" ? "Task config" : "Resource config"}</h3>
               <label className="upload">
                 Upload YAML
-                <input type="file" accept=".yaml,.yml,text/yaml" aria-label={`Upload ${field}`} onChange={(e) => upload(field, e.target.files)} />
+                <input
+                  type="file"
+                  accept=".yaml,.yml,text/yaml"
+                  aria-label={`Upload ${field}`}
+                  onChange={(e) => upload(field, e.target.files)}
+                />
               </label>
             </div>
-            <YamlEditor label={field} value={form[field]} onChange={(value) => edit({ [field]: value })} errors={lineErrors[field]} height="360px" />
+            <YamlEditor
+              label={field}
+              value={form[field]}
+              onChange={(value) => edit({ [field]: value })}
+              errors={lineErrors[field]}
+              height="360px"
+            />
             {lineErrors[field].length > 0 && (
               <ul className="error line-errors">
                 {lineErrors[field].map((e) => (

@@ -15,7 +15,11 @@ export function lineOfField(text: string, path: string): number {
   let line = 1;
   for (const key of path.split(/[.[\]]+/).filter(Boolean)) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && [key, snake(key)].includes(String(p.key.value)) || (isScalar(p.key) && camel(String(p.key.value)) === key));
+      const pair = node.items.find(
+        (p) =>
+          (isScalar(p.key) && [key, snake(key)].includes(String(p.key.value))) ||
+          (isScalar(p.key) && camel(String(p.key.value)) === key),
+      );
       if (!pair || !isScalar(pair.key) || !pair.key.range) break;
       line = lines.linePos(pair.key.range[0]).line;
       node = pair.value as Node | null;
