@@ -79,7 +79,8 @@ public class ProjectController {
 
     /** A change of settings; an absent field keeps its value. */
     public record ProjectChange(
-            @Size(max = 500) @Pattern(regexp = DESCRIPTION, message = "must not contain NUL characters") @Nullable String description, @Nullable Boolean allowGcsConfigs) {
+            @Size(max = 500) @Pattern(regexp = DESCRIPTION, message = "must not contain NUL characters") @Nullable String description,
+            @Nullable Boolean allowGcsConfigs) {
     }
 
     @Schema(name = "Member")
@@ -144,7 +145,9 @@ public class ProjectController {
     @PutMapping("/{name}/members/{user}")
     @Audited("member.set")
     @Operation(operationId = "setProjectMember", summary = "Give a user a role in the project (project admins)")
-    public MemberView setMember(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name, @Parameter(schema = @Schema(pattern = UserController.NAME)) @PathVariable String user, @RequestBody @Valid Membership membership) {
+    public MemberView setMember(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name,
+            @Parameter(schema = @Schema(pattern = UserController.NAME)) @PathVariable String user,
+            @RequestBody @Valid Membership membership) {
         access.requireProject(name, Role.ADMIN);
         if (users.find(user).isEmpty()) {
             throw new NotFoundException("No such user", "no user '" + user + "'; a global admin creates users (POST /users)");
@@ -158,7 +161,8 @@ public class ProjectController {
     @Audited("member.remove")
     @Operation(operationId = "removeProjectMember", summary = "Take a user's role in the project away (project admins)")
     @ApiResponse(responseCode = "204", description = "Removed")
-    public ResponseEntity<Void> removeMember(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name, @Parameter(schema = @Schema(pattern = UserController.NAME)) @PathVariable String user) {
+    public ResponseEntity<Void> removeMember(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name,
+            @Parameter(schema = @Schema(pattern = UserController.NAME)) @PathVariable String user) {
         access.requireProject(name, Role.ADMIN);
         if (!projects.removeMember(name, user)) {
             throw new NotFoundException("No such member", "'" + user + "' is not a member of project '" + name + "'");

@@ -67,7 +67,8 @@ public class TokenController {
     }
 
     @GetMapping
-    @Operation(operationId = "listTokens", summary = "Your tokens, newest first; a global admin may ask for another user's, or every user's with owner=*")
+    @Operation(operationId = "listTokens",
+            summary = "Your tokens, newest first; a global admin may ask for another user's, or every user's with owner=*")
     public List<TokenView> list(@Parameter(description = "Whose tokens (global admins only); * for everyone's")
             @RequestParam(required = false) @Pattern(regexp = OWNER, message = "must be a user name or *")
             @Nullable String owner) {
