@@ -111,7 +111,8 @@ public final class AgentMain {
         Map<String, String> remaining = new LinkedHashMap<>(values);
         String token = remaining.containsKey("token") ? remaining.remove("token") : tokenFromEnvironment;
         if (token == null || token.isBlank()) {
-            throw new IllegalArgumentException("the agent needs its agent token (POST /agent-tokens on the server, by a global admin): --token or TRAINYARD_AGENT_TOKEN");
+            throw new IllegalArgumentException("the agent needs its agent token (POST /agent-tokens on the server, by a global admin): "
+                    + "--token or TRAINYARD_AGENT_TOKEN");
         }
         List<URI> servers = Arrays.stream(remaining.getOrDefault("server", "http://127.0.0.1:8080").split(","))
                 .map(String::strip).filter(url -> !url.isEmpty()).map(URI::create).toList();

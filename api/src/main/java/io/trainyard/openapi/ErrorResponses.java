@@ -26,8 +26,9 @@ import org.springframework.web.method.HandlerMethod;
 /**
  * The error answers of every operation, derived from what the server does with each kind of input, so that
  * a new endpoint is documented truthfully without repeating them: 401 and 403 from the security filters; 400
- * for a parameter or body Jackson or Spring cannot read, or a URL the firewall rejects (any operation); 404 for a path naming something that does not exist
- * (or that the caller may not see); 413 and 415 for a body that is too large or not JSON; 422 listing each
+ * for a parameter or body Jackson or Spring cannot read, or a URL the firewall rejects (any operation); 404 for a path
+ * naming something that does not exist (or that the caller may not see); 413 and 415 for a body that is too large or
+ * not JSON; 422 listing each
  * invalid field; 429 with Retry-After for rate-limited operations, and for any once the caller's address has failed
  * to authenticate too often. Errors an operation declares itself (409)
  * get the same problem schema. Each is an {@code application/problem+json} {@link Problem}.

@@ -167,8 +167,9 @@ public class Job {
     protected Job() {
     }
 
-    /** A new job in {@link JobState#QUEUED}; the caller appends {@link #queuedEvent()}. */
     /**
+     * A new job in {@link JobState#QUEUED}; the caller appends {@link #queuedEvent()}.
+     *
      * @param idempotencyKey the submitter's key (unique per submitter), or null
      * @param requestHash a digest of the submission, telling an idempotent repeat from a different request
      */

@@ -140,7 +140,8 @@ public class SubmissionService {
             violations.addAll(e.violations());
         }
         try {
-            resourceDocument = documents.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri", submission.resourceConfigUri(), submitter);
+            resourceDocument = documents.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri",
+                    submission.resourceConfigUri(), submitter);
             resource = ResourceConfigReader.read("resourceConfig", resourceDocument.yaml(),
                     (field, uri) -> documents.fetch(field, uri, submitter));
         } catch (InvalidRequestException e) {
@@ -240,7 +241,8 @@ public class SubmissionService {
             }
             labels.forEach((key, value) -> {
                 if (!LABEL_KEY.matcher(key).matches()) {
-                    violations.add(new Violation("labels." + key, "key must be lowercase letters, digits, '_' or '-', start with a letter, at most 63 characters"));
+                    violations.add(new Violation("labels." + key,
+                            "key must be lowercase letters, digits, '_' or '-', start with a letter, at most 63 characters"));
                 }
                 if (value == null || !LABEL_VALUE.matcher(value).matches()) {
                     violations.add(new Violation("labels." + key, "value must be lowercase letters, digits, '_' or '-', at most 63 characters"));

@@ -87,7 +87,8 @@ class ConfigReadersTest {
                 trainerResourceConfig:
                   localTrainerConfig: {numWorkers: 1}
                   kfpTrainerConfig: {}
-                """)).hasMessageContaining("resourceConfig.trainerResourceConfig: sets localTrainerConfig and kfpTrainerConfig, which are one of a oneof");
+                """)).hasMessageContaining(
+                        "resourceConfig.trainerResourceConfig: sets localTrainerConfig and kfpTrainerConfig, which are one of a oneof");
     }
 
     @Test

@@ -77,8 +77,10 @@ class HydraDefaultsTest {
         String plain = "trainer_resource_config: {local_trainer_config: {num_workers: 1}}\n";
         assertThat(compose(plain)).isSameAs(plain);
         assertThatThrownBy(() -> HydraDefaults.compose("resourceConfig", null, "defaults: [e2e/shared@shared_resource_config]\n",
-                (field, file) -> "")).isInstanceOfSatisfying(InvalidRequestException.class,
-                e -> assertThat(e.violations().getFirst().field()).isEqualTo("resourceConfig.defaults"));
-        assertThatThrownBy(() -> compose("defaults: [../outside@x]\n")).hasMessageContaining("must name a config in the folder of the config listing it");
+                (field, file) -> ""))
+                .isInstanceOfSatisfying(InvalidRequestException.class,
+                        e -> assertThat(e.violations().getFirst().field()).isEqualTo("resourceConfig.defaults"));
+        assertThatThrownBy(() -> compose("defaults: [../outside@x]\n"))
+                .hasMessageContaining("must name a config in the folder of the config listing it");
     }
 }

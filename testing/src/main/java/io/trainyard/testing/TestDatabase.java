@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.sql.DataSource;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

@@ -43,7 +43,8 @@ public class AuditController {
             @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) @Nullable Instant until,
             @Parameter(description = "The nextCursor of the previous page; a value this server did not hand out is 422")
             @RequestParam(required = false) @Nullable String cursor,
-            @Parameter(description = "Records per page; empty: the default", allowEmptyValue = true) @RequestParam(defaultValue = "100") @Min(1) @Max(MAX_PAGE) int limit) {
+            @Parameter(description = "Records per page; empty: the default", allowEmptyValue = true)
+            @RequestParam(defaultValue = "100") @Min(1) @Max(MAX_PAGE) int limit) {
         return auditLog.list(new AuditLog.Filter(actor, action, target, outcome, since, until), cursor, limit);
     }
 }

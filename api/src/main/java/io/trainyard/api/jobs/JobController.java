@@ -97,10 +97,14 @@ public class JobController {
                         headers = @Header(name = HttpHeaders.LOCATION, description = "The job's URL, /jobs/{id}",
                                 schema = @Schema(type = "string", format = "uri-reference")),
                         links = {
-                            @Link(name = "getJob", operationId = "getJob", parameters = @LinkParameter(name = "id", expression = "$response.body#/id")),
-                            @Link(name = "cancelJob", operationId = "cancelJob", parameters = @LinkParameter(name = "id", expression = "$response.body#/id")),
-                            @Link(name = "listJobEvents", operationId = "listJobEvents", parameters = @LinkParameter(name = "id", expression = "$response.body#/id")),
-                            @Link(name = "getJobLogs", operationId = "getJobLogs", parameters = @LinkParameter(name = "id", expression = "$response.body#/id"))
+                            @Link(name = "getJob", operationId = "getJob",
+                                    parameters = @LinkParameter(name = "id", expression = "$response.body#/id")),
+                            @Link(name = "cancelJob", operationId = "cancelJob",
+                                    parameters = @LinkParameter(name = "id", expression = "$response.body#/id")),
+                            @Link(name = "listJobEvents", operationId = "listJobEvents",
+                                    parameters = @LinkParameter(name = "id", expression = "$response.body#/id")),
+                            @Link(name = "getJobLogs", operationId = "getJobLogs",
+                                    parameters = @LinkParameter(name = "id", expression = "$response.body#/id"))
                         }),
                 @ApiResponse(responseCode = "200", description = "A repeat of an earlier submission with the same "
                         + "Idempotency-Key and body: the job that one made",
@@ -154,7 +158,8 @@ public class JobController {
     @Operation(operationId = "listJobs", summary = "List jobs, newest first, with filters and cursor pagination")
     @ApiResponse(responseCode = "200", description = "A page of jobs")
     public JobPageView list(
-            @Parameter(description = "Only jobs in these states (repeatable); empty: any state", allowEmptyValue = true) @RequestParam(required = false) @Nullable List<JobState> state,
+            @Parameter(description = "Only jobs in these states (repeatable); empty: any state", allowEmptyValue = true)
+            @RequestParam(required = false) @Nullable List<JobState> state,
             @Parameter(description = "Only jobs whose name starts with this") @RequestParam(required = false) @Nullable String namePrefix,
             @Parameter(description = "Only jobs with this label, as key=value (repeatable); empty: any labels", allowEmptyValue = true,
                     array = @ArraySchema(schema = @Schema(pattern = "^[^=]+=.*$")))
@@ -163,7 +168,8 @@ public class JobController {
             @RequestParam(required = false) @Nullable List<String> project,
             @Parameter(description = "The nextCursor of the previous page; a value this server did not hand out is 422")
             @RequestParam(required = false) @Nullable String cursor,
-            @Parameter(description = "Jobs per page; empty: the default", allowEmptyValue = true) @RequestParam(defaultValue = "50") @Min(1) @Max(MAX_PAGE) int limit) {
+            @Parameter(description = "Jobs per page; empty: the default", allowEmptyValue = true)
+            @RequestParam(defaultValue = "50") @Min(1) @Max(MAX_PAGE) int limit) {
         Map<String, String> labels = new LinkedHashMap<>();
         if (label != null) {
             for (String pair : label) {

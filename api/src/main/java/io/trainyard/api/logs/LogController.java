@@ -62,7 +62,8 @@ public class LogController {
             @Parameter(description = "The sequence number of the last line already seen (0 or empty: from the start)",
                     allowEmptyValue = true)
             @RequestParam(defaultValue = "0") @Min(0) long after,
-            @Parameter(description = "Lines per page; empty: the default", allowEmptyValue = true) @RequestParam(defaultValue = "1000") @Min(1) @Max(MAX_PAGE) int limit) {
+            @Parameter(description = "Lines per page; empty: the default", allowEmptyValue = true)
+            @RequestParam(defaultValue = "1000") @Min(1) @Max(MAX_PAGE) int limit) {
         access.requireJob(id, Role.VIEWER);
         JobQueries.Status status = queries.status(id);
         List<LogLine> lines = store.read(id, after, limit);

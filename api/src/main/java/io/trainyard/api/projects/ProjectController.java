@@ -10,6 +10,7 @@ import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.trainyard.api.users.UserController;
 import io.trainyard.security.Caller;
 import io.trainyard.security.Callers;
 import io.trainyard.security.ProjectAccess;
@@ -18,9 +19,7 @@ import io.trainyard.security.audit.Audited;
 import io.trainyard.security.projects.ProjectNotFoundException;
 import io.trainyard.security.projects.Projects;
 import io.trainyard.security.users.Users;
-import io.trainyard.api.users.UserController;
 import io.trainyard.validation.ConflictException;
-import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.NotFoundException;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -80,7 +79,8 @@ public class ProjectController {
 
     /** A change of settings; an absent field keeps its value. */
     public record ProjectChange(
-            @Size(max = 500) @Pattern(regexp = DESCRIPTION, message = "must not contain NUL characters") @Nullable String description, @Nullable Boolean allowGcsConfigs) {
+            @Size(max = 500) @Pattern(regexp = DESCRIPTION, message = "must not contain NUL characters") @Nullable String description,
+            @Nullable Boolean allowGcsConfigs) {
     }
 
     @Schema(name = "Member")
@@ -145,7 +145,9 @@ public class ProjectController {
     @PutMapping("/{name}/members/{user}")
     @Audited("member.set")
     @Operation(operationId = "setProjectMember", summary = "Give a user a role in the project (project admins)")
-    public MemberView setMember(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name, @Parameter(schema = @Schema(pattern = UserController.NAME)) @PathVariable String user, @RequestBody @Valid Membership membership) {
+    public MemberView setMember(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name,
+            @Parameter(schema = @Schema(pattern = UserController.NAME)) @PathVariable String user,
+            @RequestBody @Valid Membership membership) {
         access.requireProject(name, Role.ADMIN);
         if (users.find(user).isEmpty()) {
             throw new NotFoundException("No such user", "no user '" + user + "'; a global admin creates users (POST /users)");
@@ -159,7 +161,8 @@ public class ProjectController {
     @Audited("member.remove")
     @Operation(operationId = "removeProjectMember", summary = "Take a user's role in the project away (project admins)")
     @ApiResponse(responseCode = "204", description = "Removed")
-    public ResponseEntity<Void> removeMember(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name, @Parameter(schema = @Schema(pattern = UserController.NAME)) @PathVariable String user) {
+    public ResponseEntity<Void> removeMember(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name,
+            @Parameter(schema = @Schema(pattern = UserController.NAME)) @PathVariable String user) {
         access.requireProject(name, Role.ADMIN);
         if (!projects.removeMember(name, user)) {
             throw new NotFoundException("No such member", "'" + user + "' is not a member of project '" + name + "'");

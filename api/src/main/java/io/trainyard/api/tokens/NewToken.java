@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  *     and {@code max-token-lifetime})
  */
 public record NewToken(
-        @NotNull @Size(min = 1, max = 64) @Pattern(regexp = NAME, message = "must not contain control characters") String name, @Min(1) @Max(3650) @Nullable Integer expiresInDays) {
+        @NotNull @Size(min = 1, max = 64) @Pattern(regexp = NAME, message = "must not contain control characters") String name,
+        @Min(1) @Max(3650) @Nullable Integer expiresInDays) {
 
     /** What a token's name may be: any text without control characters. */
     public static final String NAME = "^[^\\x00-\\x1F\\x7F]*$";

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.security.Caller;
 import io.trainyard.security.Callers;
@@ -67,7 +67,8 @@ public class TokenController {
     }
 
     @GetMapping
-    @Operation(operationId = "listTokens", summary = "Your tokens, newest first; a global admin may ask for another user's, or every user's with owner=*")
+    @Operation(operationId = "listTokens",
+            summary = "Your tokens, newest first; a global admin may ask for another user's, or every user's with owner=*")
     public List<TokenView> list(@Parameter(description = "Whose tokens (global admins only); * for everyone's")
             @RequestParam(required = false) @Pattern(regexp = OWNER, message = "must be a user name or *")
             @Nullable String owner) {

@@ -3,8 +3,8 @@ package io.trainyard.api.tokens;
 import java.time.Instant;
 import java.util.UUID;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.trainyard.security.tokens.ApiTokens;
 import org.jspecify.annotations.Nullable;
 

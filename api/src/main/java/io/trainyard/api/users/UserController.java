@@ -112,7 +112,8 @@ public class UserController {
     @ApiResponse(responseCode = "201", description = "The new token, with its secret",
             headers = @Header(name = HttpHeaders.LOCATION, description = "Its URL, /tokens/{id}",
                     schema = @Schema(type = "string", format = "uri-reference")))
-    public ResponseEntity<TokenView> createToken(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name, @RequestBody @Valid NewToken token) {
+    public ResponseEntity<TokenView> createToken(@Parameter(schema = @Schema(pattern = NAME)) @PathVariable String name,
+            @RequestBody @Valid NewToken token) {
         if (users.find(name).isEmpty()) {
             throw new NotFoundException("No such user", "no user '" + name + "'");
         }

@@ -41,6 +41,7 @@ final class VertexRun {
     }
 
     private final Services services;
+
     /** Opens the reader of a job's TensorBoard event files on Cloud Storage, resuming after the stored records. */
     interface ScalarReaders {
         CloudEventReader open(String project, String tensorboardLogsUri, UUID jobId, int attempt);

@@ -60,10 +60,12 @@ class VertexStatesTest {
 
     @Test
     void failureCausesFollowTheErrorCode() {
-        assertThat(ended(job(JobState.JOB_STATE_FAILED, Code.RESOURCE_EXHAUSTED, "no T4 in us-central1")).cause()).isEqualTo(FailureCause.NO_CAPACITY);
+        assertThat(ended(job(JobState.JOB_STATE_FAILED, Code.RESOURCE_EXHAUSTED, "no T4 in us-central1")).cause())
+                .isEqualTo(FailureCause.NO_CAPACITY);
         assertThat(ended(job(JobState.JOB_STATE_FAILED, Code.DEADLINE_EXCEEDED, "Job timed out")).cause()).isEqualTo(FailureCause.TIMEOUT);
         assertThat(ended(job(JobState.JOB_STATE_FAILED, Code.INTERNAL, "Internal error")).cause()).isEqualTo(FailureCause.INFRASTRUCTURE);
-        assertThat(ended(job(JobState.JOB_STATE_FAILED, Code.PERMISSION_DENIED, "sa cannot read image")).cause()).isEqualTo(FailureCause.LAUNCH_ERROR);
+        assertThat(ended(job(JobState.JOB_STATE_FAILED, Code.PERMISSION_DENIED, "sa cannot read image")).cause())
+                .isEqualTo(FailureCause.LAUNCH_ERROR);
         assertThat(ended(job(JobState.JOB_STATE_EXPIRED, null, null)).cause()).isEqualTo(FailureCause.NO_CAPACITY);
         assertThat(ended(job(JobState.JOB_STATE_FAILED, Code.UNKNOWN, "")).cause()).isEqualTo(FailureCause.USER_CODE);
     }

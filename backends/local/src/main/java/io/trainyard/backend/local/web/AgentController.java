@@ -33,7 +33,8 @@ public class AgentController {
     }
 
     @GetMapping
-    @Operation(operationId = "listAgents", summary = "Every agent: GPUs (free or held by which job), CPU slots, running jobs, last heartbeat and lease",
+    @Operation(operationId = "listAgents",
+            summary = "Every agent: GPUs (free or held by which job), CPU slots, running jobs, last heartbeat and lease",
             description = "Jobs of projects the caller may not see show as held capacity, without their id or name.")
     public List<AgentView> list() {
         Map<String, List<LocalRuns.ActivePlacement>> activeByNode = runs.placements().stream()
