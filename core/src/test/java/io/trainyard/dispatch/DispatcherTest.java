@@ -23,7 +23,6 @@ import io.trainyard.job.Job;
 import io.trainyard.job.JobQueries;
 import io.trainyard.job.JobState;
 import io.trainyard.job.JobTransitions;
-import io.trainyard.job.Placement;
 import io.trainyard.job.TestJobs;
 import io.trainyard.testing.JobBodies;
 import org.junit.jupiter.api.Test;

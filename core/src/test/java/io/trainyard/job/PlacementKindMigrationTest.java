@@ -48,7 +48,8 @@ class PlacementKindMigrationTest {
             }
             assertThat(placements.get("00000000-0000-0000-0000-000000000001"))
                     .isEqualTo(Placement.of("agent", Map.of("node", "gpu-1", "device", "gpu", "gpus", List.of(0, 1), "cpuSlots", 0)));
-            assertThat(placements.get("00000000-0000-0000-0000-000000000002")).isEqualTo(Placement.of("vertexAi", Map.of("project", "p", "region", "us-central1")));
+            assertThat(placements.get("00000000-0000-0000-0000-000000000002"))
+                    .isEqualTo(Placement.of("vertexAi", Map.of("project", "p", "region", "us-central1")));
             assertThat(placements.get("00000000-0000-0000-0000-000000000003")).isNull();
         }
     }

@@ -21,12 +21,12 @@ public final class TestJobs {
     private TestJobs() {
     }
 
-    /** A valid job of {@code workers} trainer processes on {@code backend}, not stored yet. */
     /** An agent's placement as the local backend stores it: its workers on CPU slots of {@code node}. */
     public static Placement onCpu(String node, int cpuSlots) {
         return Placement.of("agent", Map.of("node", node, "device", "cpu", "gpus", List.of(), "cpuSlots", cpuSlots));
     }
 
+    /** A valid job of {@code workers} trainer processes on {@code backend}, not stored yet. */
     public static Job job(String name, String backend, int workers, int maxAttempts) {
         return job(name, backend, workers, maxAttempts, JobBodies.taskConfig("print('hello')", "outputs/model.pt"));
     }

@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-
 /**
  * GiGL deletes a trainer's old outputs before a run that trains, so a retry never mixes old and new
  * assets: every set {@code trainedModelMetadata} URI and the trainer asset folder. Relative paths resolve

@@ -18,7 +18,6 @@ import io.trainyard.backend.LaunchPlan;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
 import io.trainyard.gigl.ResourceConfig;
-import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobState;
 import io.trainyard.validation.InvalidRequestException;

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
-import io.trainyard.job.JobState;
 import io.trainyard.backend.local.placement.AgentPlacement;
+import io.trainyard.job.JobState;
 import io.trainyard.job.Placement;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 
-
 /**
  * One agent's inventory and what of it is free right now. A job's workers each take a GPU when the agent
  * has enough GPUs, otherwise a CPU slot, unless the job requires GPUs. A CPU job with more workers than the
