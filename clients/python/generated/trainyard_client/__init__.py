@@ -21,6 +21,7 @@ __all__ = [
     "AgentTokensApi",
     "AgentsApi",
     "AuditApi",
+    "BackendsApi",
     "JobsApi",
     "LogsApi",
     "MetricsApi",
@@ -43,6 +44,7 @@ __all__ = [
     "AgentJob",
     "AuditEvent",
     "AuditPage",
+    "Backend",
     "CurrentUser",
     "FieldError",
     "FollowJobLogs200Response",
@@ -84,6 +86,7 @@ __all__ = [
 from trainyard_client.api.agent_tokens_api import AgentTokensApi as AgentTokensApi
 from trainyard_client.api.agents_api import AgentsApi as AgentsApi
 from trainyard_client.api.audit_api import AuditApi as AuditApi
+from trainyard_client.api.backends_api import BackendsApi as BackendsApi
 from trainyard_client.api.jobs_api import JobsApi as JobsApi
 from trainyard_client.api.logs_api import LogsApi as LogsApi
 from trainyard_client.api.metrics_api import MetricsApi as MetricsApi
@@ -110,6 +113,7 @@ from trainyard_client.models.agent_gpu import AgentGpu as AgentGpu
 from trainyard_client.models.agent_job import AgentJob as AgentJob
 from trainyard_client.models.audit_event import AuditEvent as AuditEvent
 from trainyard_client.models.audit_page import AuditPage as AuditPage
+from trainyard_client.models.backend import Backend as Backend
 from trainyard_client.models.current_user import CurrentUser as CurrentUser
 from trainyard_client.models.field_error import FieldError as FieldError
 from trainyard_client.models.follow_job_logs200_response import FollowJobLogs200Response as FollowJobLogs200Response

@@ -4,6 +4,7 @@
 from trainyard_client.api.agent_tokens_api import AgentTokensApi
 from trainyard_client.api.agents_api import AgentsApi
 from trainyard_client.api.audit_api import AuditApi
+from trainyard_client.api.backends_api import BackendsApi
 from trainyard_client.api.jobs_api import JobsApi
 from trainyard_client.api.logs_api import LogsApi
 from trainyard_client.api.metrics_api import MetricsApi

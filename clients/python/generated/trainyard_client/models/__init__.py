@@ -19,6 +19,7 @@ from trainyard_client.models.agent_gpu import AgentGpu
 from trainyard_client.models.agent_job import AgentJob
 from trainyard_client.models.audit_event import AuditEvent
 from trainyard_client.models.audit_page import AuditPage
+from trainyard_client.models.backend import Backend
 from trainyard_client.models.current_user import CurrentUser
 from trainyard_client.models.field_error import FieldError
 from trainyard_client.models.follow_job_logs200_response import FollowJobLogs200Response

@@ -27,6 +27,7 @@ class JobSubmission(BaseModel):
     """
     A GiGL trainer job: a job name, a frozen task config and a resource config, each inline or by URI
     """ # noqa: E501
+    backend: Optional[StrictStr] = Field(default=None, description="The backend that runs the job, one of GET /backends (default: the first that runs the resource config's trainerResourceConfig kind)")
     cpu_docker_uri: Optional[StrictStr] = Field(default=None, description="The trainer image for pools without GPUs (GiGL's --cpu_docker_uri), instead of the server's default", alias="cpuDockerUri")
     cuda_docker_uri: Optional[StrictStr] = Field(default=None, description="The trainer image for pools with GPUs (GiGL's --cuda_docker_uri), instead of the server's default", alias="cudaDockerUri")
     gpus: Optional[StrictInt] = Field(default=None, description="GPUs the job takes (1-64), one worker process each, all on one host; overrides localTrainerConfig.numWorkers and implies requireGpus. Local jobs only")
@@ -41,7 +42,7 @@ class JobSubmission(BaseModel):
     task_config: Optional[StrictStr] = Field(default=None, description="The GbmlConfig as YAML text (camelCase or snake_case keys), frozen or a template whose unset trainedModelMetadata URIs are filled as GiGL's config populator fills them", alias="taskConfig")
     task_config_uri: Optional[StrictStr] = Field(default=None, description="Absolute local path or file:// URI of the task config (instead of taskConfig)", alias="taskConfigUri")
     timeout_seconds: Optional[StrictInt] = Field(default=None, description="Stop the job after this many seconds; default from the resource config or the server", alias="timeoutSeconds")
-    __properties: ClassVar[List[str]] = ["cpuDockerUri", "cudaDockerUri", "gpus", "jobName", "labels", "priority", "project", "requireGpus", "resourceConfig", "resourceConfigUri", "retryPolicy", "taskConfig", "taskConfigUri", "timeoutSeconds"]
+    __properties: ClassVar[List[str]] = ["backend", "cpuDockerUri", "cudaDockerUri", "gpus", "jobName", "labels", "priority", "project", "requireGpus", "resourceConfig", "resourceConfigUri", "retryPolicy", "taskConfig", "taskConfigUri", "timeoutSeconds"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -85,6 +86,11 @@ class JobSubmission(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of retry_policy
         if self.retry_policy:
             _dict['retryPolicy'] = self.retry_policy.to_dict()
+        # set to None if backend (nullable) is None
+        # and model_fields_set contains the field
+        if self.backend is None and "backend" in self.model_fields_set:
+            _dict['backend'] = None
+
         # set to None if cpu_docker_uri (nullable) is None
         # and model_fields_set contains the field
         if self.cpu_docker_uri is None and "cpu_docker_uri" in self.model_fields_set:
@@ -157,6 +163,7 @@ class JobSubmission(BaseModel):
             return cls.model_validate(obj)
 
         _obj = cls.model_validate({
+            "backend": obj.get("backend"),
             "cpuDockerUri": obj.get("cpuDockerUri"),
             "cudaDockerUri": obj.get("cudaDockerUri"),
             "gpus": obj.get("gpus"),

@@ -25,7 +25,7 @@ from typing_extensions import Self
 
 class OnAgent(Placement):
     """
-    OnAgent
+    All of a job's workers on one agent, one GPU each or on CPU slots
     """ # noqa: E501
     cpu_slots: StrictInt = Field(alias="cpuSlots")
     device: StrictStr

@@ -25,7 +25,7 @@ from typing_extensions import Self
 
 class OnVertexAi(Placement):
     """
-    OnVertexAi
+    A Vertex AI CustomJob in this project and region
     """ # noqa: E501
     project: StrictStr
     region: StrictStr
