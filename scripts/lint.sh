@@ -44,6 +44,28 @@ if ! $python_ok; then
   failed+=(Python)
 fi
 
+# --- Java: Checkstyle (config/checkstyle/checkstyle.xml) ------------------------------------------------------
+# The same check every module's build runs in its validate phase (Error Prone runs in the build's compiles, as it
+# needs them); here alone it takes seconds. Checkstyle fixes nothing itself.
+source scripts/select-jdk.sh
+if ! mvn -B -q --no-transfer-progress -fae validate; then
+  echo "lint.sh: Java: Checkstyle found the above" >&2
+  failed+=(Java)
+fi
+
+# --- TypeScript: ESLint and Prettier (ui/eslint.config.js, ui/.prettierrc) -------------------------------------
+# The dashboard's own pinned tools, from ui/package-lock.json (installed here when ui/build.sh has not yet).
+if [ ! -d ui/node_modules ]; then
+  (cd ui && npm ci --no-audit --no-fund --silent)
+fi
+if $fix; then
+  (cd ui && npm run --silent format)
+fi
+if ! (cd ui && npm run --silent lint); then
+  echo "lint.sh: TypeScript: ESLint or Prettier found the above; 'scripts/lint.sh --fix' formats" >&2
+  failed+=(TypeScript)
+fi
+
 if [ ${#failed[@]} -gt 0 ]; then
   echo "lint.sh: findings in: ${failed[*]}" >&2
   exit 1
