@@ -54,8 +54,9 @@ if ! mvn -B -q --no-transfer-progress -fae validate; then
 fi
 
 # --- TypeScript: ESLint and Prettier (ui/eslint.config.js, ui/.prettierrc) -------------------------------------
-# The dashboard's own pinned tools, from ui/package-lock.json (installed here when ui/build.sh has not yet).
-if [ ! -d ui/node_modules ]; then
+# The dashboard's own pinned tools, from ui/package-lock.json (installed here when ui/build.sh has not yet, or
+# installed an older lock file: npm keeps its copy of what it installed in node_modules/.package-lock.json).
+if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
   (cd ui && npm ci --no-audit --no-fund --silent)
 fi
 if $fix; then
