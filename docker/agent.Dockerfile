@@ -10,11 +10,16 @@
 FROM maven:3.9.16-eclipse-temurin-21-noble AS build
 WORKDIR /src
 COPY pom.xml ./
+# The build's settings: Error Prone's JVM flags (.mvn) and Checkstyle's rules (config).
+COPY .mvn .mvn
+COPY config config
 COPY db db
+COPY launch launch
 COPY protocol protocol
 COPY tfevents tfevents
 COPY agent agent
 COPY core core
+COPY security security
 COPY backends backends
 COPY api api
 COPY testing testing

@@ -1,4 +1,4 @@
-# The Trainyard server: REST API, scheduler and dispatcher, keeping its state in PostgreSQL. It runs no
+# The Trainyard server: REST API, core and dispatcher, keeping its state in PostgreSQL. It runs no
 # trainers itself (its embedded agent is off, and it has no Python); GPU hosts join with the agent image
 # (docker/agent.Dockerfile). Build from the repository root, which is the build context:
 #   docker build -f docker/server.Dockerfile -t trainyard-server .
@@ -20,11 +20,16 @@ WORKDIR /src
 # Every module the root pom.xml lists must be here, or Maven stops before building anything
 # (scripts/lint-dockerfiles.sh checks this against pom.xml).
 COPY pom.xml ./
+# The build's settings: Error Prone's JVM flags (.mvn) and Checkstyle's rules (config).
+COPY .mvn .mvn
+COPY config config
 COPY db db
+COPY launch launch
 COPY protocol protocol
 COPY tfevents tfevents
 COPY agent agent
 COPY core core
+COPY security security
 COPY backends backends
 COPY api api
 COPY testing testing
