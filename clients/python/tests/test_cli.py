@@ -124,6 +124,16 @@ def test_an_invalid_submission_lists_each_field_error_and_exits_2(server: Server
     assert "Traceback" not in result.stderr
 
 
+def test_submit_names_the_backend_and_an_unknown_one_is_a_field_error(server: Server):
+    configs = ("-t", DEMO / "task_config.yaml", "-r", DEMO / "resource_config.yaml")
+    planned = server.cli("submit", *configs, "--name", "on_local", "--backend", "local", "--dry-run")
+    assert planned.returncode == 0, planned.stderr
+    assert "Backend: local" in planned.stdout
+    refused = server.cli("submit", *configs, "--name", "nowhere", "--backend", "nowhere")
+    assert refused.returncode == 2, refused.stderr
+    assert re.search(r"^\s*backend: this server has no backend 'nowhere'", refused.stderr, re.MULTILINE), refused.stderr
+
+
 def test_dry_run_prints_the_launch_plan(server: Server):
     result = server.cli(
         "submit", "-t", DEMO / "task_config.yaml", "-r", DEMO / "resource_config.yaml", "--name", "planned", "--dry-run"
@@ -207,10 +217,15 @@ def test_retry_runs_an_ended_job_again(server: Server, tmp_path: Path):
     assert JobsApi(server.client()).get_job(job_id).attempt == 2
 
 
-def test_agents_and_version(server: Server):
+def test_agents_backends_and_version(server: Server):
     agents = server.cli("agents", "-o", "json")
     assert agents.returncode == 0, agents.stderr
     assert [agent["state"] for agent in json.loads(agents.stdout)] == ["ACTIVE"], "the server's own agent"
+    backends = server.cli("backends", "-o", "json")
+    assert backends.returncode == 0, backends.stderr
+    assert [backend["name"] for backend in json.loads(backends.stdout)] == ["local"], "Vertex AI is off"
+    table = server.cli("backends")
+    assert re.search(r"^local\s+localTrainerConfig\s+yes", table.stdout, re.MULTILINE), table.stdout
     version = server.cli("version")
     assert version.returncode == 0, version.stderr
     assert re.search(r"^trainyard 0\.1\.0 \(API v1\)$", version.stdout, re.MULTILINE)

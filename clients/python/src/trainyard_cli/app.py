@@ -49,6 +49,7 @@ app.command()(logs.logs)
 app.command()(jobs.cancel)
 app.command()(jobs.retry)
 app.command()(cluster.agents)
+app.command()(cluster.backends)
 app.command()(cluster.version)
 
 

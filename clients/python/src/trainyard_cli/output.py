@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from trainyard_cli.problems import CliError
-from trainyard_client import Agent, ApiClient, Job, JobEvent, LaunchPlan, LogLine
+from trainyard_client import Agent, ApiClient, Backend, Job, JobEvent, LaunchPlan, LogLine
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -135,6 +135,15 @@ def agents_table(agents: Iterable[Agent]) -> Table:
             running,
             _time(agent.last_heartbeat_at),
         )
+    return table
+
+
+def backends_table(backends: Iterable[Backend]) -> Table:
+    table = Table(box=None, header_style="bold")
+    for column in ("NAME", "RUNS", "GPU COUNTS", "DESCRIPTION"):
+        table.add_column(column)
+    for backend in backends:
+        table.add_row(backend.name, ", ".join(backend.resource_configs), "yes" if backend.gpus else "no", backend.description)
     return table
 
 

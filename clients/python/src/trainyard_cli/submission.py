@@ -30,6 +30,7 @@ def build(
     labels: list[str],
     priority: int | None,
     gpus: int | None,
+    backend: str | None = None,
 ) -> JobSubmission:
     """The JobSubmission for a task and a resource config, each a local file (sent inline as YAML text, so the
     server needs no access to it) or a `file://` or `gs://` URI (read by the server: under its config roots,
@@ -46,6 +47,7 @@ def build(
         labels=parse_labels(labels) or None,
         priority=priority,
         gpus=gpus,
+        backend=backend,
     )
 
 

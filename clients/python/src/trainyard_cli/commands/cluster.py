@@ -1,4 +1,5 @@
-"""`trainyard agents` and `trainyard version`: the hosts that run jobs, and what this client and the server are."""
+"""`trainyard agents`, `trainyard backends` and `trainyard version`: the hosts and backends that run jobs, and what
+this client and the server are."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from trainyard_cli.commands.options import Format, OutputFormat
 from trainyard_cli.config import Settings
 from trainyard_cli.connection import open_client
 from trainyard_cli.problems import CliError
-from trainyard_client import AgentsApi, Configuration, UsersApi
+from trainyard_client import AgentsApi, BackendsApi, Configuration, UsersApi
 
 
 def agents(ctx: typer.Context, output_format: OutputFormat = Format.table) -> None:
@@ -23,6 +24,15 @@ def agents(ctx: typer.Context, output_format: OutputFormat = Format.table) -> No
         output.print_json(found)
     else:
         output.out.print(output.agents_table(found))
+
+
+def backends(ctx: typer.Context, output_format: OutputFormat = Format.table) -> None:
+    """The server's backends: what each runs (GiGL trainerResourceConfig kinds), and whether it takes GPU counts."""
+    found = BackendsApi(open_client(ctx.obj)).list_backends()
+    if output_format is Format.json:
+        output.print_json(found)
+    else:
+        output.out.print(output.backends_table(found))
 
 
 def version(ctx: typer.Context) -> None:

@@ -53,6 +53,9 @@ def submit(
     ] = None,
     priority: Annotated[int | None, typer.Option(help="Higher runs first, -1000 to 1000 (default 0)")] = None,
     gpus: Annotated[int | None, typer.Option(help="GPUs of a local job, one worker each")] = None,
+    backend: Annotated[
+        str | None, typer.Option(help="The backend to run it (see `trainyard backends`; default: by the resource config)")
+    ] = None,
     project: Annotated[str | None, typer.Option(help="The job's project (default: default)")] = None,
     follow: Annotated[
         bool,
@@ -66,7 +69,7 @@ def submit(
     """Submit a job (printing its id), or with --dry-run show how it would be launched."""
     settings: Settings = ctx.obj
     body = submission.build(
-        task, resource, name=name, project=project, labels=label or [], priority=priority, gpus=gpus
+        task, resource, name=name, project=project, labels=label or [], priority=priority, gpus=gpus, backend=backend
     )
     if dry_run:
         plan = JobsApi(open_client(settings)).dry_run_job(body)
