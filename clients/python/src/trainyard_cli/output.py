@@ -143,7 +143,8 @@ def backends_table(backends: Iterable[Backend]) -> Table:
     for column in ("NAME", "RUNS", "GPU COUNTS", "DESCRIPTION"):
         table.add_column(column)
     for backend in backends:
-        table.add_row(backend.name, ", ".join(backend.resource_configs), "yes" if backend.gpus else "no", backend.description)
+        gpu_counts = "yes" if backend.gpus else "no"
+        table.add_row(backend.name, ", ".join(backend.resource_configs), gpu_counts, backend.description)
     return table
 
 

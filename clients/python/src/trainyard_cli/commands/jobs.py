@@ -54,7 +54,7 @@ def submit(
     priority: Annotated[int | None, typer.Option(help="Higher runs first, -1000 to 1000 (default 0)")] = None,
     gpus: Annotated[int | None, typer.Option(help="GPUs of a local job, one worker each")] = None,
     backend: Annotated[
-        str | None, typer.Option(help="The backend to run it (see `trainyard backends`; default: by the resource config)")
+        str | None, typer.Option(help="The backend to run it (`trainyard backends`; default: by the resource config)")
     ] = None,
     project: Annotated[str | None, typer.Option(help="The job's project (default: default)")] = None,
     follow: Annotated[
