@@ -15,7 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
-import io.trainyard.TrainyardProperties;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.scalars.ScalarPoint;
 import io.trainyard.scalars.ScalarStore;
 import io.trainyard.tfevents.EventFileWriter;

@@ -5,8 +5,8 @@ import java.time.Instant;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.trainyard.BackgroundLoop;
-import io.trainyard.TrainyardProperties;
+import io.trainyard.core.BackgroundLoop;
+import io.trainyard.core.TrainyardProperties;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

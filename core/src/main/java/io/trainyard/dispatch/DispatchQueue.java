@@ -10,10 +10,10 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
-import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
 import org.jspecify.annotations.Nullable;

@@ -9,11 +9,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import io.trainyard.BackgroundLoop;
-import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
+import io.trainyard.core.BackgroundLoop;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.database.DatabaseFailures;
 import io.trainyard.gigl.TaskConfig;
 import io.trainyard.job.FailureCause;

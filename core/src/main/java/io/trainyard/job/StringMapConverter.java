@@ -3,7 +3,7 @@ package io.trainyard.job;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.trainyard.JsonColumnConverter;
+import io.trainyard.core.JsonColumnConverter;
 import jakarta.persistence.Converter;
 import tools.jackson.core.type.TypeReference;
 

@@ -1,6 +1,6 @@
 package io.trainyard.job;
 
-import io.trainyard.JsonColumnConverter;
+import io.trainyard.core.JsonColumnConverter;
 import io.trainyard.gigl.TaskConfig;
 import jakarta.persistence.Converter;
 import tools.jackson.core.type.TypeReference;

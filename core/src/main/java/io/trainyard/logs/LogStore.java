@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.trainyard.TrainyardProperties;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.protocol.LineQueue;
 import io.trainyard.protocol.OutputLine;
 import org.springframework.jdbc.core.simple.JdbcClient;

@@ -4,7 +4,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.trainyard.BackgroundLoop;
+import io.trainyard.core.BackgroundLoop;
 import io.trainyard.database.DatabaseFailures;
 import io.trainyard.follow.JobWakeUps;
 import io.trainyard.protocol.LineQueue;

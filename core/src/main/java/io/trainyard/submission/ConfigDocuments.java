@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.trainyard.TrainyardProperties;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.gigl.HydraDefaults;
 import io.trainyard.gigl.SafeYamlParser;
 import io.trainyard.validation.InvalidRequestException;

@@ -13,10 +13,10 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
-import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.BackendDescription;
 import io.trainyard.backend.LaunchPlan;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.gigl.GiglCompatibility;
 import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.ResourceConfigReader;

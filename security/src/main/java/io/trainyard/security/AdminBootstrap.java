@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
-import io.trainyard.TrainyardProperties;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.security.tokens.ApiTokens;
 import io.trainyard.security.users.Users;
 import org.slf4j.Logger;

@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.AgentSettings;
 import io.trainyard.agent.GpuDiscovery;
 import io.trainyard.agent.HostAgent;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.protocol.Registration;
 import io.trainyard.security.tokens.ApiTokens;
 import org.springframework.beans.factory.annotation.Value;

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
-import io.trainyard.TrainyardProperties;
 import io.trainyard.agent.trainer.TrainerOutputs;
 import io.trainyard.agent.trainer.WorkFolder;
 import io.trainyard.backend.Backend;
@@ -23,6 +22,7 @@ import io.trainyard.backend.local.placement.AgentPlacement;
 import io.trainyard.backend.local.placement.Demand;
 import io.trainyard.backend.local.placement.Placer;
 import io.trainyard.backend.local.placement.PoolCapacity;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;

@@ -1,7 +1,7 @@
 package io.trainyard.backend.threads;
 
-import io.trainyard.TrainyardProperties;
 import io.trainyard.backend.BackendDescription;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.logs.LogWriter;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;

@@ -15,7 +15,7 @@ import com.google.cloud.logging.v2.LoggingSettings;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
 import io.grpc.ManagedChannelBuilder;
-import io.trainyard.TrainyardProperties;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.LogWriter;

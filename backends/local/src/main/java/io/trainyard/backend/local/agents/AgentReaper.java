@@ -1,6 +1,6 @@
 package io.trainyard.backend.local.agents;
 
-import io.trainyard.BackgroundLoop;
+import io.trainyard.core.BackgroundLoop;
 import io.trainyard.database.DatabaseConnectivity;
 import io.trainyard.database.DatabaseFailures;
 import io.trainyard.database.DatabaseReconnected;

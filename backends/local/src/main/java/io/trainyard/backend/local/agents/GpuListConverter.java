@@ -2,7 +2,7 @@ package io.trainyard.backend.local.agents;
 
 import java.util.List;
 
-import io.trainyard.JsonColumnConverter;
+import io.trainyard.core.JsonColumnConverter;
 import io.trainyard.protocol.Gpu;
 import jakarta.persistence.Converter;
 import tools.jackson.core.type.TypeReference;

@@ -1,4 +1,4 @@
-package io.trainyard;
+package io.trainyard.core;
 
 import jakarta.persistence.AttributeConverter;
 import tools.jackson.core.type.TypeReference;

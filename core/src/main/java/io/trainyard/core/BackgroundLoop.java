@@ -1,4 +1,4 @@
-package io.trainyard;
+package io.trainyard.core;
 
 import org.springframework.context.SmartLifecycle;
 

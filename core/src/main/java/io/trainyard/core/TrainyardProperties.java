@@ -1,4 +1,4 @@
-package io.trainyard;
+package io.trainyard.core;
 
 import java.nio.file.Path;
 import java.time.Duration;
