@@ -37,7 +37,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * is stored once, shipping resumes after the last stored batch, the attempt's quota ends with one marker
  * line, and a replaced agent process stores nothing.
  */
-@SpringBootTest(classes = TrainyardTestApplication.class, properties = "trainyard.max-log-lines-per-attempt=5")
+// No embedded agent: the test plays the agent through the backend's services, and there is no web server to reach.
+@SpringBootTest(classes = TrainyardTestApplication.class,
+        properties = {"trainyard.max-log-lines-per-attempt=5", "trainyard.local.embedded-agent=false"})
 class ShippedLogsTest {
 
     @DynamicPropertySource
