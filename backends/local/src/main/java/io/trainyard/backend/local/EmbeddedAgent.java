@@ -100,6 +100,11 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up this host's agent", e);
         }
+        if (environment.getProperty("spring.datasource.url", "").isEmpty()) {
+            // On the embedded database only this server (or the next one on this data directory) can declare its
+            // agent lost: the supervisors let the trainers run on while it is gone (see FenceDeadline).
+            agent.fenceOwnedByThisProcess();
+        }
         agent.start();
     }
 
