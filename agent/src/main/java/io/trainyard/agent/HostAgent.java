@@ -80,6 +80,19 @@ public final class HostAgent {
         fence = Thread.ofPlatform().daemon().name("agent-fence-" + settings.agentId()).start(this::fenceLoop);
     }
 
+    /**
+     * The fence deadline this agent writes is owned by this process: the server's own agent, when that server runs
+     * on its embedded database (see {@link io.trainyard.agent.run.FenceDeadline}). Before {@link #start()}.
+     */
+    public void fenceOwnedByThisProcess() {
+        supervisor.fence().ownByThisProcess();
+    }
+
+    /** Whether this agent holds an epoch: the server took its registration, and has not told it since that it is stale. */
+    public boolean isRegistered() {
+        return epoch != 0;
+    }
+
     /** Stops heartbeating and following runs; the trainers keep running for the next start to re-attach. */
     public void stop() throws InterruptedException {
         fence.interrupt();

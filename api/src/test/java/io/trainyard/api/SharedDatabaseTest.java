@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import io.trainyard.client.model.Job;
 import io.trainyard.client.model.JobEvent;
+import io.trainyard.client.model.RetryPolicy;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
@@ -90,7 +91,9 @@ class SharedDatabaseTest {
         UUID id;
         long supervisor;
         try (RunningServer server = RunningServer.start(database, dataDir, "crashing-node")) {
-            id = server.api().submit(JobBodies.job("vanishing", "import time\ntime.sleep(600)")).getId();
+            // One attempt: this test is about the failure itself, not the retry that would follow it by default.
+            id = server.api().submit(JobBodies.job("vanishing", "import time\ntime.sleep(600)")
+                    .retryPolicy(new RetryPolicy().maxAttempts(1))).getId();
             server.api().awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(30));
             Path pidFile = dataDir.resolve("jobs").resolve(id.toString()).resolve("attempts/1/rank-0.pid");
             for (int i = 0; i < 200 && !Files.exists(pidFile); i++) {

@@ -42,8 +42,8 @@ public record JobSubmission(
         @Nullable Boolean requireGpus,
         @Schema(description = "Stop the job after this many seconds; default from the resource config or the server")
         @Nullable Long timeoutSeconds,
-        @Schema(description = "Attempts in all (1-10) when the infrastructure fails the job (lost host, lost run), "
-                + "with a backoff in seconds doubled for each attempt (default 30)")
+        @Schema(description = "Attempts in all (1-10, default 3) when the infrastructure fails the job (lost host, lost run), "
+                + "with a backoff in seconds doubled for each attempt (default 30); maxAttempts 1 never retries")
         @Nullable RetryPolicy retryPolicy,
         @Schema(description = "The trainer image for pools without GPUs (GiGL's --cpu_docker_uri), instead of the server's default")
         @Nullable String cpuDockerUri,
@@ -51,8 +51,8 @@ public record JobSubmission(
         @Nullable String cudaDockerUri) {
 
     /**
-     * @param maxAttempts attempts in all, 1 to 10; a failure with cause INFRASTRUCTURE or CONTROL_PLANE
-     *     starts the next one
+     * @param maxAttempts attempts in all, 1 to 10 (default 3); a failure with cause INFRASTRUCTURE or
+     *     CONTROL_PLANE starts the next one
      * @param backoffSeconds wait before the second attempt, doubled for each later one (default 30)
      */
     public record RetryPolicy(@Nullable Integer maxAttempts, @Nullable Integer backoffSeconds) {

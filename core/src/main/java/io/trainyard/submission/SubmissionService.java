@@ -57,6 +57,8 @@ public class SubmissionService {
     private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
     private static final int MAX_ATTEMPTS = 10;
     private static final int DEFAULT_RETRY_BACKOFF_SECONDS = 30;
+    /** Attempts in all when the submission names none: a job the infrastructure fails runs again, twice at most. */
+    private static final int DEFAULT_MAX_ATTEMPTS = 3;
     public static final String DEFAULT_PROJECT = "default";
 
     private final JobRepository jobs;
@@ -169,7 +171,7 @@ public class SubmissionService {
                 submission.priority() == null ? 0 : submission.priority(),
                 Boolean.TRUE.equals(submission.requireGpus()) || submission.gpus() != null, timeoutSeconds(submission, resource),
                 submission.gpus() != null ? submission.gpus() : resource.trainer().workers(),
-                retry == null || retry.maxAttempts() == null ? 1 : retry.maxAttempts(),
+                retry == null || retry.maxAttempts() == null ? DEFAULT_MAX_ATTEMPTS : retry.maxAttempts(),
                 retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds(),
                 new TrainerImages(blankToNull(submission.cpuDockerUri()), blankToNull(submission.cudaDockerUri())));
         Job job = new Job(UUID.randomUUID(), spec, submitter.name(), idempotencyKey, requestHash, clock.instant());

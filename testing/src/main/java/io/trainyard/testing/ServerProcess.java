@@ -29,11 +29,18 @@ public final class ServerProcess implements AutoCloseable {
                 : new TrainyardClient(baseUrl, null);
     }
 
-    /** Starts the server and waits until it answers. */
+    /**
+     * Starts the server and waits until it answers.
+     *
+     * @param databaseUrl null to let the server start its embedded PostgreSQL
+     */
     public static ServerProcess start(String databaseUrl, int port, Path dataDir, String nodeId, List<String> extraArguments)
             throws IOException {
-        List<String> arguments = new ArrayList<>(List.of("--server.port=" + port, "--spring.datasource.url=" + databaseUrl,
+        List<String> arguments = new ArrayList<>(List.of("--server.port=" + port,
                 "--trainyard.data-dir=" + dataDir, "--trainyard.node-id=" + nodeId, "--spring.main.banner-mode=off"));
+        if (databaseUrl != null) {
+            arguments.add("--spring.datasource.url=" + databaseUrl);
+        }
         arguments.addAll(extraArguments);
         ServerProcess server = new ServerProcess(
                 TestJvm.start(dataDir.resolve(nodeId + "-server.log"), "io.trainyard.TrainyardServer", arguments), port, dataDir);

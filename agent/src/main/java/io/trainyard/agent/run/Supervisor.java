@@ -29,7 +29,7 @@ public record Supervisor(Path script, String python, FenceDeadline fence) {
             }
             Files.copy(script, target, StandardCopyOption.REPLACE_EXISTING);
         }
-        return new Supervisor(target, resolve(python), new FenceDeadline(dataDir.resolve("fence-deadline")));
+        return new Supervisor(target, resolve(python), FenceDeadline.in(dataDir));
     }
 
     /**

@@ -9,6 +9,10 @@ It also enforces the agent's fence: FENCE_FILE holds the moment (CLOCK_MONOTONIC
 the agent's lease may have run out and its job may start elsewhere. A live agent keeps moving it; once it
 has passed, the agent is gone or cut off, and the supervisor kills the trainer's process group, itself
 included, without an exit record (like a kill by the agent). No file: no fence.
+The file may name an owner after the deadline, "DEADLINE PID START_TIME": the server whose own agent this is,
+on its embedded database. While that process is gone (killed, restarting) nobody can declare the agent lost,
+so the fence waits; the server that starts next on the data directory takes the file over (a new deadline,
+itself the owner) before it has its database, so the fence still fires before anyone could declare the agent lost.
 
 The trainer may run in a sandbox (bubblewrap, see the agent's io.trainyard.agent.sandbox): the first
 SANDBOX_WORDS words after "--" start it, the rest is the trainer's own argv. The sandbox itself restores
@@ -46,12 +50,28 @@ def restore_default_signals():
 
 
 def fence_deadline(fence_file):
-    """The agent's fence deadline, or None when it has none (no lease) or it cannot be read."""
+    """The agent's fence deadline and its owner (pid, start time) or None, or None when it has none (no lease) or
+    it cannot be read."""
     try:
         with open(fence_file) as handle:
-            return int(handle.read())
-    except (OSError, ValueError):
+            words = handle.read().split()
+        return int(words[0]), (int(words[1]), words[2]) if len(words) == 3 else None
+    except (OSError, ValueError, IndexError):
         return None
+
+
+def is_running(pid, start_time):
+    """Whether the process with this pid and start time (field 22 of /proc/PID/stat) runs: not one reusing its pid."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            stat = handle.read()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    fields = stat[stat.rindex(")") + 2 :].split()
+    # Fields from the third on; a zombie (state Z) is as gone as it gets.
+    return fields[0] != "Z" and fields[22 - 3] == start_time
 
 
 def wait_within_fence(trainer, fence_file):
@@ -60,8 +80,11 @@ def wait_within_fence(trainer, fence_file):
         try:
             return trainer.wait(timeout=FENCE_CHECK_SECONDS)
         except subprocess.TimeoutExpired:
-            deadline = fence_deadline(fence_file)
-            if deadline is not None and time.monotonic_ns() >= deadline:
+            fence = fence_deadline(fence_file)
+            if fence is None:
+                continue
+            deadline, owner = fence
+            if time.monotonic_ns() >= deadline and (owner is None or is_running(*owner)):
                 late = (time.monotonic_ns() - deadline) / 1e9
                 print(
                     f"the agent's fence deadline passed {late:.1f} s ago: its lease may be over and the job "

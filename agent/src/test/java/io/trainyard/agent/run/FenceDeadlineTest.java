@@ -73,6 +73,43 @@ class FenceDeadlineTest {
         assertThat(worker.exit().exitCode()).isZero();
     }
 
+    @Test
+    void aPassedDeadlineOwnedByAProcessThatRunsKillsTheTrainer() throws Exception {
+        Supervisor supervisor = Supervisor.install(dataDir, "python3");
+        // This JVM owns it, as a live server owns its own agent's deadline: its agent is cut off, fence.
+        supervisor.fence().ownByThisProcess();
+        supervisor.fence().moveTo(System.nanoTime() + Duration.ofMillis(500).toNanos());
+        WorkerProcess worker = spawn(supervisor, WorkFolder.of(dataDir, UUID.randomUUID()), "import time\ntime.sleep(300)\n");
+
+        awaitGone(worker.state().pid());
+
+        assertThat(worker.exit().recorded()).isFalse();
+    }
+
+    @Test
+    void aPassedDeadlineWhoseOwnerIsGoneLetsTheTrainerRunUntilAStartingServerTakesItOverAndReleasesIt() throws Exception {
+        Supervisor supervisor = Supervisor.install(dataDir, "python3");
+        Process owner = new ProcessBuilder("sleep", "0").start();
+        owner.waitFor();
+        // A killed server: a pid and a start time that no running process has (a reused pid has another start time).
+        Files.writeString(supervisor.fence().file(), (System.nanoTime() - Duration.ofSeconds(1).toNanos()) + " " + owner.pid() + " 1");
+        WorkerProcess worker = spawn(supervisor, WorkFolder.of(dataDir, UUID.randomUUID()), "import time\ntime.sleep(300)\n");
+
+        Thread.sleep(1_500);
+        assertThat(worker.isAlive()).isTrue();
+
+        // The next server on this data directory takes the deadline over and holds it however long it starts...
+        FenceDeadline.holdAtStart(dataDir, Duration.ofMillis(500));
+        Thread.sleep(1_500);
+        assertThat(worker.isAlive()).isTrue();
+        // ...until it is about to judge leases: then it fires unless an agent pushes it out.
+        FenceDeadline.releaseStartHold(dataDir);
+        assertThat(Files.readString(supervisor.fence().file())).endsWith(" " + ProcessHandle.current().pid() + " "
+                + Files.readString(Path.of("/proc/self/stat")).replaceFirst("^.*\\) ", "").split(" ")[22 - 3]);
+        awaitGone(worker.state().pid());
+        assertThat(worker.exit().recorded()).isFalse();
+    }
+
     private static WorkerProcess spawn(Supervisor supervisor, WorkFolder folder, String program) throws Exception {
         Files.createDirectories(folder.attempt(1));
         return WorkerProcess.spawn(supervisor, List.of(), new WorkerLaunch(0, List.of("python3", "-c", program), Map.of()), folder, 1);

@@ -1,7 +1,9 @@
 package io.trainyard.api.problems;
 
 import java.io.IOException;
+import java.util.List;
 
+import io.trainyard.core.StartupRequests;
 import io.trainyard.problem.ProblemJson;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -21,8 +23,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * agent and the other background loops, and before Spring Boot declares the application ready (its readiness
  * state). A request in that window answers 503 with {@code Retry-After} and a problem detail, never a
  * half-started server's answer; health too, so whoever waits for a healthy server waits until it is ready, but not
- * liveness, which says only that the process runs. Once ready, the server answers until it stops: a stopping
- * server's agents and streams still finish their requests.
+ * liveness, which says only that the process runs, and what the start itself waits for ({@link StartupRequests}:
+ * the server's own agent registering, so that a ready server lists its own host among the agents). Once ready, the
+ * server answers until it stops: a stopping server's agents and streams still finish their requests.
  * (Right after the database filter, which only turns failures of what runs after it into 503s.)
  */
 @Component
@@ -32,10 +35,12 @@ public class NotReadyFilter extends OncePerRequestFilter {
     private static final String LIVENESS = "/actuator/health/liveness";
 
     private final ApplicationAvailability availability;
+    private final List<StartupRequests> admitted;
     private volatile boolean ready;
 
-    public NotReadyFilter(ApplicationAvailability availability) {
+    public NotReadyFilter(ApplicationAvailability availability, List<StartupRequests> admitted) {
         this.availability = availability;
+        this.admitted = List.copyOf(admitted);
     }
 
     @Override
@@ -44,7 +49,8 @@ public class NotReadyFilter extends OncePerRequestFilter {
         if (!ready && availability.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC) {
             ready = true;
         }
-        if (ready || LIVENESS.equals(request.getRequestURI())) {
+        String path = request.getRequestURI();
+        if (ready || LIVENESS.equals(path) || admitted.stream().anyMatch(requests -> requests.admits(request.getMethod(), path))) {
             chain.doFilter(request, response);
             return;
         }

@@ -11,13 +11,15 @@ import java.util.stream.Stream;
 import io.trainyard.agent.AgentSettings;
 import io.trainyard.agent.GpuDiscovery;
 import io.trainyard.agent.HostAgent;
+import io.trainyard.core.StartupRequests;
 import io.trainyard.core.TrainyardProperties;
 import io.trainyard.protocol.Registration;
 import io.trainyard.security.tokens.ApiTokens;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
-import org.springframework.boot.availability.AvailabilityChangeEvent;
-import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
@@ -28,14 +30,19 @@ import org.springframework.stereotype.Component;
  * The agent of the server's own host, run inside the server and talking to it over loopback with the same
  * protocol as any agent, so one command runs everything. Its id is the server's node id, and its agent token
  * is made afresh at each start (the previous one revoked) and never leaves this process. It starts once the
- * server is ready (before, the server answers every request 503), and stops first: its trainers keep running and
- * the restarted server's agent re-attaches.
+ * server has started and listens, and the server's start waits until it has registered: Spring Boot declares the
+ * server ready (readiness UP; before, the server answers every request 503 but this agent's own, see
+ * {@link StartupRequests}) only then, so whoever waits for a ready server finds its own host among the agents. It
+ * stops first: its trainers keep running and the restarted server's agent re-attaches.
  */
 @Component
 @ConditionalOnExpression("${trainyard.dispatcher.enabled:true} and ${trainyard.local.embedded-agent:true}")
-class EmbeddedAgent implements SmartLifecycle {
+class EmbeddedAgent implements SmartLifecycle, StartupRequests {
 
     private static final String TOKEN_NAME = "embedded agent";
+    private static final long REGISTRATION_CHECK_MILLIS = 10;
+    private static final long WARN_EVERY_NANOS = 30_000_000_000L;
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedAgent.class);
 
     private final WebServerApplicationContext server;
     private final TrainyardProperties trainyard;
@@ -43,7 +50,7 @@ class EmbeddedAgent implements SmartLifecycle {
     private final ApiTokens tokens;
     private final String address;
     private final Environment environment;
-    private HostAgent agent;
+    private volatile HostAgent agent;
 
     EmbeddedAgent(WebServerApplicationContext server, TrainyardProperties trainyard, LocalBackendProperties local,
             ApiTokens tokens, @Value("${server.address:}") String address, Environment environment) {
@@ -61,10 +68,21 @@ class EmbeddedAgent implements SmartLifecycle {
         return false;
     }
 
+    /** Once the server listens, before it is declared ready: the server is ready once this agent has registered. */
     @EventListener
-    void startOnceReady(AvailabilityChangeEvent<ReadinessState> readiness) {
-        if (readiness.getState() == ReadinessState.ACCEPTING_TRAFFIC && !isRunning()) {
+    void startOnceListening(ApplicationStartedEvent started) throws InterruptedException {
+        if (!isRunning()) {
             start();
+        }
+        long since = System.nanoTime();
+        long warned = since;
+        for (HostAgent current = agent; current != null && !current.isRegistered(); current = agent) {
+            Thread.sleep(REGISTRATION_CHECK_MILLIS);
+            if (System.nanoTime() - warned > WARN_EVERY_NANOS) {
+                warned = System.nanoTime();
+                log.warn("The server is not ready yet: its own agent {} has not registered after {} s", trainyard.nodeId(),
+                        (warned - since) / 1_000_000_000L);
+            }
         }
     }
 
@@ -82,6 +100,11 @@ class EmbeddedAgent implements SmartLifecycle {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up this host's agent", e);
         }
+        if (environment.getProperty("spring.datasource.url", "").isEmpty()) {
+            // On the embedded database only this server (or the next one on this data directory) can declare its
+            // agent lost: the supervisors let the trainers run on while it is gone (see FenceDeadline).
+            agent.fenceOwnedByThisProcess();
+        }
         agent.start();
     }
 
@@ -98,6 +121,13 @@ class EmbeddedAgent implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return agent != null;
+    }
+
+    /** This agent's own protocol requests (registration, heartbeats, run reports), which the server's start waits for. */
+    @Override
+    public boolean admits(String method, String path) {
+        String own = "/agents/" + trainyard.nodeId();
+        return !"GET".equals(method) && (path.equals(own) || path.startsWith(own + "/"));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.trainyard.backend.local.agents;
 
+import io.trainyard.agent.run.FenceDeadline;
 import io.trainyard.core.BackgroundLoop;
+import io.trainyard.core.TrainyardProperties;
 import io.trainyard.database.DatabaseConnectivity;
 import io.trainyard.database.DatabaseFailures;
 import io.trainyard.database.DatabaseReconnected;
@@ -25,18 +27,26 @@ public class AgentReaper extends BackgroundLoop {
     private final AgentRegistry registry;
     private final AgentProperties properties;
     private final DatabaseConnectivity database;
+    private final TrainyardProperties trainyard;
     private volatile long startedNanos;
 
-    public AgentReaper(AgentRegistry registry, AgentProperties properties, DatabaseConnectivity database) {
+    public AgentReaper(AgentRegistry registry, AgentProperties properties, DatabaseConnectivity database,
+            TrainyardProperties trainyard) {
         super("agent-reaper");
         this.registry = registry;
         this.properties = properties;
         this.database = database;
+        this.trainyard = trainyard;
     }
 
-    /** Runs once the server listens (the web server starts in an earlier phase): agents can heartbeat from now. */
+    /**
+     * Runs once the server listens (the web server starts in an earlier phase): agents can heartbeat from now.
+     * A fence deadline this server took over at start is released first: it runs out a lease less one interval
+     * from now, before this reaper may judge any lease, unless the server's own agent re-attaches its runs.
+     */
     @Override
     protected void beforeFirstStep() {
+        FenceDeadline.releaseStartHold(trainyard.dataDir());
         startedNanos = System.nanoTime();
     }
 
