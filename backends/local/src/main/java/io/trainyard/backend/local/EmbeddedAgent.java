@@ -42,6 +42,11 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
     private static final String TOKEN_NAME = "embedded agent";
     private static final long REGISTRATION_CHECK_MILLIS = 10;
     private static final long WARN_EVERY_NANOS = 30_000_000_000L;
+    /**
+     * How long the start waits for the agent at most: an agent that cannot register (a server serving TLS itself,
+     * which this agent's plain-HTTP loopback calls cannot reach) must not keep the server from ever being ready.
+     */
+    private static final long GIVE_UP_AFTER_NANOS = 120_000_000_000L;
     private static final Logger log = LoggerFactory.getLogger(EmbeddedAgent.class);
 
     private final WebServerApplicationContext server;
@@ -78,6 +83,12 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
         long warned = since;
         for (HostAgent current = agent; current != null && !current.isRegistered(); current = agent) {
             Thread.sleep(REGISTRATION_CHECK_MILLIS);
+            if (System.nanoTime() - since > GIVE_UP_AFTER_NANOS) {
+                log.error("The server becomes ready without its own agent {}, which has not registered in {} s; it runs "
+                        + "no local jobs until it does (a server serving TLS itself: run agents apart, see Agents)",
+                        trainyard.nodeId(), GIVE_UP_AFTER_NANOS / 1_000_000_000L);
+                return;
+            }
             if (System.nanoTime() - warned > WARN_EVERY_NANOS) {
                 warned = System.nanoTime();
                 log.warn("The server is not ready yet: its own agent {} has not registered after {} s", trainyard.nodeId(),
