@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 
@@ -115,6 +116,18 @@ class MalformedRequestTest {
         Answer answer = send("GET /jobs?limit=&limit=x", "Accept: application/json", null);
         assertProblem(answer, 400);
         assertThat(RawHttpClient.JSON.readTree(answer.body()).get("errors").get(0).get("field").asString()).isEqualTo("limit");
+    }
+
+    /** Spring trims a typed value, and one of only whitespace read as absent: "any state". */
+    @Test
+    void aTypedQueryValueWithWhitespaceAroundItIsABadRequestNamingIt() throws IOException {
+        for (String query : List.of("state=%0D", "state=%20QUEUED", "state=QUEUED,%20RUNNING", "limit=5%20")) {
+            Answer answer = send("GET /jobs?" + query, "Accept: application/json", null);
+            assertProblem(answer, 400);
+            assertThat(RawHttpClient.JSON.readTree(answer.body()).get("errors").get(0).get("field").asString())
+                    .isEqualTo(query.substring(0, query.indexOf('=')));
+        }
+        assertThat(send("GET /jobs?namePrefix=%20a%20", "Accept: application/json", null).status()).isEqualTo(200);
     }
 
     @Test

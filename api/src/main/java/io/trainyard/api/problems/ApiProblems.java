@@ -145,9 +145,9 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         return badParameter(new Violation(e.getName(), "'" + e.getValue() + "' is not a valid value"));
     }
 
-    @ExceptionHandler(SingleValuedParameters.RepeatedParameterException.class)
-    ProblemDetail repeatedParameter(SingleValuedParameters.RepeatedParameterException e) {
-        return badParameter(new Violation(e.parameter(), "takes one value; it was given more than once"));
+    @ExceptionHandler(StrictQueryParameters.BadParameterException.class)
+    ProblemDetail strictParameter(StrictQueryParameters.BadParameterException e) {
+        return badParameter(new Violation(e.parameter(), e.reason()));
     }
 
     private static ProblemDetail badParameter(Violation violation) {
