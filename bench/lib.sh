@@ -27,3 +27,35 @@ set_bench_classpath() { # module...
     bench_classpath+="${bench_classpath:+:}$module/target/classes:$(cat "$work/classpath-trainyard-$module")"
   done
 }
+
+# Starts $work/server.jar on a port, on its embedded PostgreSQL in $server_data (default $work/data, kept between
+# starts), with security on as deployed and the per-token submission limit raised, so that a benchmark measures
+# throughput, not the limit; exports the first admin's token as TRAINYARD_TOKEN. Its pid goes to
+# $work/server-<port>.pid, its output to $work/server-<port>.log. Heap: $server_heap (default 1g).
+start_server() { # port, extra server args...
+  local port=$1; shift
+  local data="${server_data:-$work/data}"
+  if curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null; then
+    echo "port $port is taken by another server; stop it first" >&2; return 1
+  fi
+  "$JAVA_HOME/bin/java" -Xmx"${server_heap:-1g}" ${server_jvm_args:-} -jar "$work/server.jar" --server.port="$port" \
+    --trainyard.data-dir="$data" --logging.level.root=WARN \
+    --trainyard.security.rate-limits.submissions-per-second=1000000 "$@" > "$work/server-$port.log" 2>&1 &
+  echo $! > "$work/server-$port.pid"
+  for _ in $(seq 1 180); do
+    kill -0 "$(cat "$work/server-$port.pid")" 2>/dev/null || break
+    if curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null; then
+      # Written before the server listens.
+      TRAINYARD_TOKEN="$(cat "$data/admin-token")"
+      export TRAINYARD_TOKEN
+      return
+    fi
+    sleep 1
+  done
+  cat "$work/server-$port.log" >&2; return 1
+}
+
+stop_server() { # port
+  kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true
+  rm -f "$work/server-$1.pid"
+}

@@ -37,34 +37,17 @@ cp api/target/trainyard-server.jar "$work/server.jar"
 # ServerPlacementBench's class path: job bodies (testing) and the agents' messages (protocol).
 set_bench_classpath testing protocol
 
-start_server() { # port
-  local port=$1
-  if curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null; then
-    echo "port $port is taken by another server; stop it first" >&2; return 1
-  fi
-  rm -rf "$work/data-$port"
-  "$JAVA_HOME/bin/java" -Xmx512m -jar "$work/server.jar" --server.port="$port" --trainyard.data-dir="$work/data-$port" \
-    --logging.level.root=WARN --trainyard.local.embedded-agent=false \
-    --trainyard.security.rate-limits.submissions-per-second=1000000 \
-    --trainyard.agent.heartbeat-interval=2s --trainyard.agent.lease=30s > "$work/server-$port.log" 2>&1 &
-  echo $! > "$work/server-$port.pid"
-  for _ in $(seq 1 180); do
-    kill -0 "$(cat "$work/server-$port.pid")" 2>/dev/null || break
-    if curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null; then
-      # The first admin's token (written before the server listens) submits jobs and makes each agent's token.
-      TRAINYARD_TOKEN="$(cat "$work/data-$port/admin-token" 2>/dev/null || true)"
-      export TRAINYARD_TOKEN
-      return
-    fi
-    sleep 1
-  done
-  cat "$work/server-$port.log" >&2; return 1
+# Each run on a fresh database of its own, with remote agents only, on short leases.
+server_heap=512m
+start_placement_server() { # port
+  rm -rf "$work/data-$1"
+  server_data="$work/data-$1" start_server "$1" --trainyard.local.embedded-agent=false \
+    --trainyard.agent.heartbeat-interval=2s --trainyard.agent.lease=30s
 }
-stop_server() { # port: stops it, then shows what it logged at WARN or above (root level WARN) while running
+stop_placement_server() { # port: stops it, then shows what it logged at WARN or above (root level WARN) while running
   local log="$work/server-$1.log" lines
   lines=$(wc -l < "$log")
-  kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true
-  rm -f "$work/server-$1.pid"
+  stop_server "$1"
   { head -n "$lines" "$log" | grep -E ' (WARN|ERROR) ' || true; } | { grep -v SpringDoc || true; } > "$work/warnings-$1"
   if [ -s "$work/warnings-$1" ]; then
     echo "server log: $(wc -l < "$work/warnings-$1") WARN/ERROR line(s) while it ran (SpringDoc notices left out), the last 20:"
@@ -77,12 +60,12 @@ stop_server() { # port: stops it, then shows what it logged at WARN or above (ro
   fi
 }
 
-start_server 18191
+start_placement_server 18191
 "$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/placement/ServerPlacementBench.java throughput http://127.0.0.1:18191 \
   "$agents" "$gpus" "$jobs" "${PG_MIN_SECONDS:-2}" "${PG_MAX_SECONDS:-8}"
-stop_server 18191
+stop_placement_server 18191
 
-start_server 18192
+start_placement_server 18192
 "$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/placement/ServerPlacementBench.java running http://127.0.0.1:18192 \
   "${PG_RUNNING_AGENTS:-250}" "$gpus" "${PG_RUNNING_JOBS:-2000}" "${PG_PROBES:-50}"
-stop_server 18192
+stop_placement_server 18192

@@ -16,27 +16,6 @@ cp api/target/trainyard-server.jar "$work/server.jar"
 # ServerBench's class path: job bodies (testing), and Jackson with them.
 set_bench_classpath testing
 
-start_server() { # port, extra args...
-  local port=$1; shift
-  # Security on, as deployed: every request carries the first admin's token (authentication is on the hot
-  # path), and the per-token submission limit is raised so the benchmark measures throughput, not the limit.
-  "$JAVA_HOME/bin/java" -Xmx1g -jar "$work/server.jar" --server.port="$port" \
-    --trainyard.data-dir="$work/data" --logging.level.root=WARN \
-    --trainyard.security.rate-limits.submissions-per-second=1000000 "$@" > "$work/server-$port.log" 2>&1 &
-  echo $! > "$work/server-$port.pid"
-  for _ in $(seq 1 120); do
-    if curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null; then
-      # Written before the server listens; absent only for a server without security (an older build).
-      TRAINYARD_TOKEN="$(cat "$work/data/admin-token" 2>/dev/null || true)"
-      export TRAINYARD_TOKEN
-      return
-    fi
-    sleep 1
-  done
-  cat "$work/server-$port.log" >&2; return 1
-}
-stop_server() { kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true; rm -f "$work/server-$1.pid"; }
-
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 start_server 18181 --trainyard.dispatcher.enabled=false
 # Twice: the first pass still shares the cores with the JIT compilers of both JVMs; the second is the

@@ -13,20 +13,6 @@ mvn_quiet -DskipTests -pl api -am package
 cp api/target/trainyard-server.jar "$work/server.jar"
 (cd ui && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; })
 
-start_server() { # port, extra args...
-  local port=$1; shift
-  "$JAVA_HOME/bin/java" -Xmx1g -jar "$work/server.jar" --server.port="$port" --trainyard.data-dir="$work/data" \
-    --logging.level.root=WARN --trainyard.security.rate-limits.submissions-per-second=1000000 "$@" \
-    > "$work/server-$port.log" 2>&1 &
-  echo $! > "$work/server-$port.pid"
-  for _ in $(seq 1 180); do
-    curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null && return
-    sleep 1
-  done
-  cat "$work/server-$port.log" >&2; return 1
-}
-stop_server() { kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true; rm -f "$work/server-$1.pid"; }
-
 echo "== machine: $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The big log: a real job printing the lines, run by the server's own agent.
 start_server 18191
