@@ -1,35 +1,50 @@
 """Reads `jfr print --events jdk.ExecutionSample` on stdin; prints the server's CPU samples by layer.
 
-A layer's share is inclusive: a sample counts towards every layer one of whose frames is on its stack, so a
-token check that queries the database counts towards authentication and JDBC both. Then the self samples by
-package (the frame on top of the stack), which add up to 100 %.
+Each sample goes to the innermost layer on its stack: the JDK's own frames count for the code that called them,
+a database query made while authenticating counts for JDBC, Spring Security's filters count only for their own
+work (the request they wrap is deeper). So the shares add up to 100 %. Then the self samples by package.
 """
 
 import collections
 import re
 import sys
 
-# What a request spends its CPU on, as the issue asks: each layer and the frame prefixes that are it.
+# What a request spends its CPU on, as the issue asks. A frame belongs to the first layer one of whose prefixes
+# it starts with, so the specific layers come before the broad ones.
 LAYERS = {
-    "HTTP (Tomcat, Spring MVC)": ("org.apache.catalina.", "org.apache.coyote.", "org.springframework.web."),
-    "authentication (tokens, OIDC, Spring Security)": (
+    "authentication (token lookup, OIDC, sessions)": (
+        "org.springframework.security.authentication.",
+        "org.springframework.security.oauth2.",
         "io.trainyard.security.tokens.",
-        "io.trainyard.security.CallerAuthentication",
         "io.trainyard.security.oidc.",
-        "org.springframework.security.",
+        "io.trainyard.security.session.",
+    ),
+    "authorization (roles, projects)": (
+        "org.springframework.security.authorization.",
+        "io.trainyard.security.ProjectAccess",
+        "io.trainyard.security.Callers",
+        "io.trainyard.security.projects.",
     ),
     "rate limits": ("io.trainyard.security.limits.",),
     "audit": ("io.trainyard.security.audit.",),
-    "validation (SubmissionService.validate, GiGL configs)": (
-        "io.trainyard.submission.SubmissionService.validate",
-        "io.trainyard.gigl.",
-    ),
-    "YAML": ("org.snakeyaml.", "org.yaml.snakeyaml.", "tools.jackson.dataformat.yaml."),
+    "Spring Security's filter chain": ("org.springframework.security.", "io.trainyard.security."),
+    "YAML (SnakeYAML)": ("org.snakeyaml.", "org.yaml.snakeyaml.", "tools.jackson.dataformat.yaml."),
+    "validation (the submission, GiGL configs)": ("io.trainyard.submission.", "io.trainyard.gigl.", "io.trainyard.validation."),
     "JSON (Jackson)": ("tools.jackson.", "com.fasterxml.jackson."),
-    "transaction (Spring TX)": ("org.springframework.transaction.", "org.springframework.orm."),
-    "Hibernate": ("org.hibernate.",),
     "JDBC (PostgreSQL driver, Hikari)": ("org.postgresql.", "com.zaxxer.hikari."),
+    "Hibernate": ("org.hibernate.",),
+    "transaction (Spring TX, ORM)": ("org.springframework.transaction.", "org.springframework.orm.", "org.springframework.jdbc."),
+    "metrics (Micrometer)": ("io.micrometer.",),
     "logging": ("ch.qos.logback.", "org.slf4j."),
+    "HTTP (Tomcat, Spring MVC, servlet filters)": (
+        "org.apache.",
+        "org.springframework.web.",
+        "org.springframework.http.",
+        "io.trainyard.api.problems.",
+        "jakarta.servlet.",
+    ),
+    "the server's own code (jobs, views, events)": ("io.trainyard.",),
+    "Spring (AOP, beans, events)": ("org.springframework.",),
 }
 FRAME = re.compile(r"^\s+([\w$.<>/]+)\(")
 
@@ -53,6 +68,14 @@ def samples(lines):
                 frames.append(match.group(1))
 
 
+def innermost_layer(frames):
+    for frame in frames:
+        for layer, prefixes in LAYERS.items():
+            if frame.startswith(prefixes):
+                return layer
+    return "the JDK alone (threads, timers)"
+
+
 def package_of(frame):
     parts = frame.split(".")
     return ".".join(parts[: min(3, len(parts) - 2)]) or frame
@@ -68,17 +91,15 @@ def main():
         by_thread[re.sub(r"[-#]?\d+$", "", thread or "?")] += 1
         if frames:
             by_package[package_of(frames[0])] += 1
-        for layer, prefixes in LAYERS.items():
-            if any(frame.startswith(prefixes) for frame in frames):
-                by_layer[layer] += 1
+        by_layer[innermost_layer(frames)] += 1
     if not total:
         print("no CPU samples recorded")
         return
     print(f"{total} CPU samples of the server's Java threads")
     print("by thread:  " + ", ".join(f"{name} {100 * n / total:.0f} %" for name, n in by_thread.most_common(5)))
-    print("by layer (inclusive):")
-    for layer in LAYERS:
-        print(f"  {100 * by_layer[layer] / total:5.1f} %  {layer}")
+    print("by layer (innermost on the stack):")
+    for layer, n in by_layer.most_common():
+        print(f"  {100 * n / total:5.1f} %  {layer}")
     print("self time by package (top 12):")
     for package, n in by_package.most_common(12):
         print(f"  {100 * n / total:5.1f} %  {package}")
