@@ -29,11 +29,19 @@ LAYERS = {
     "audit": ("io.trainyard.security.audit.",),
     "Spring Security's filter chain": ("org.springframework.security.", "io.trainyard.security."),
     "YAML (SnakeYAML)": ("org.snakeyaml.", "org.yaml.snakeyaml.", "tools.jackson.dataformat.yaml."),
-    "validation (the submission, GiGL configs)": ("io.trainyard.submission.", "io.trainyard.gigl.", "io.trainyard.validation."),
+    "validation (the submission, GiGL configs)": (
+        "io.trainyard.submission.",
+        "io.trainyard.gigl.",
+        "io.trainyard.validation.",
+    ),
     "JSON (Jackson)": ("tools.jackson.", "com.fasterxml.jackson."),
     "JDBC (PostgreSQL driver, Hikari)": ("org.postgresql.", "com.zaxxer.hikari."),
     "Hibernate": ("org.hibernate.",),
-    "transaction (Spring TX, ORM)": ("org.springframework.transaction.", "org.springframework.orm.", "org.springframework.jdbc."),
+    "transaction (Spring TX, ORM)": (
+        "org.springframework.transaction.",
+        "org.springframework.orm.",
+        "org.springframework.jdbc.",
+    ),
     "metrics (Micrometer)": ("io.micrometer.",),
     "logging": ("ch.qos.logback.", "org.slf4j."),
     "HTTP (Tomcat, Spring MVC, servlet filters)": (
