@@ -21,6 +21,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.hibernate.annotations.ColumnTransformer;
+import org.springframework.data.domain.Persistable;
 
 /**
  * A submitted trainer job: its frozen configs (the YAML text as submitted, handed to the trainer, and the
@@ -30,7 +31,7 @@ import org.hibernate.annotations.ColumnTransformer;
  */
 @Entity
 @Table(name = "jobs")
-public class Job {
+public class Job implements Persistable<UUID> {
 
     @Id
     private UUID id;
@@ -160,7 +161,7 @@ public class Job {
     @Column(name = "updated_at", nullable = false)
     private Instant updatedAt;
 
-    /** Null until first stored, which tells Spring Data to insert without first looking the id up. */
+    /** Null until first stored: see {@link #isNew()}. */
     @Version
     private Long version;
 
@@ -291,8 +292,18 @@ public class Job {
         this.exitCode = exitCode;
     }
 
+    @Override
     public UUID getId() {
         return id;
+    }
+
+    /**
+     * Tells Spring Data to insert a job never stored, without first looking its id up. Asked here rather than
+     * found by reflection on the version, which throws and catches an exception on every save.
+     */
+    @Override
+    public boolean isNew() {
+        return version == null;
     }
 
     public String getJobName() {

@@ -3,6 +3,7 @@ package io.trainyard.job;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -33,11 +34,14 @@ public class JobTransitions {
         this.clock = clock;
     }
 
+    /** Stores new jobs, each with its queued event, in one transaction: the stored jobs, in their order. */
     @Transactional
-    public Job create(Job job) {
-        Job saved = jobs.save(job);
-        events.save(saved.queuedEvent());
-        publisher.publishEvent(new JobStateChanged(saved.getId(), saved.getBackend(), null, JobState.QUEUED, null));
+    public List<Job> createAll(List<Job> newJobs) {
+        List<Job> saved = jobs.saveAll(newJobs);
+        events.saveAll(saved.stream().map(Job::queuedEvent).toList());
+        for (Job job : saved) {
+            publisher.publishEvent(new JobStateChanged(job.getId(), job.getBackend(), null, JobState.QUEUED, null));
+        }
         return saved;
     }
 

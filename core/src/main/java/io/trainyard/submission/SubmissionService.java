@@ -17,6 +17,7 @@ import io.trainyard.backend.Backend;
 import io.trainyard.backend.BackendDescription;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.core.TrainyardProperties;
+import io.trainyard.database.GroupCommit;
 import io.trainyard.gigl.GiglCompatibility;
 import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.ResourceConfigReader;
@@ -33,6 +34,7 @@ import io.trainyard.launch.TrainerImages;
 import io.trainyard.validation.ConflictException;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;
+import jakarta.annotation.PreDestroy;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
@@ -61,8 +63,11 @@ public class SubmissionService {
     private static final int DEFAULT_MAX_ATTEMPTS = 3;
     public static final String DEFAULT_PROJECT = "default";
 
+    /** The most submissions one transaction stores. */
+    private static final int MAX_COMMIT_BATCH = 64;
+
     private final JobRepository jobs;
-    private final JobTransitions transitions;
+    private final GroupCommit<Job, Job> commits;
     private final List<Backend> backends;
     private final List<BackendDescription> modules;
     private final ConfigDocuments documents;
@@ -73,7 +78,7 @@ public class SubmissionService {
     public SubmissionService(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
             ObjectProvider<BackendDescription> modules, ConfigDocuments documents, TrainyardProperties properties, Clock clock) {
         this.jobs = jobs;
-        this.transitions = transitions;
+        this.commits = new GroupCommit<>("submission-commits", MAX_COMMIT_BATCH, transitions::createAll);
         this.backends = backends;
         this.modules = modules.orderedStream().toList();
         this.documents = documents;
@@ -96,13 +101,19 @@ public class SubmissionService {
         }
         Job job = validate(submission, submitter, idempotencyKey, requestHash).job();
         try {
-            return new Submitted(transitions.create(job), true);
+            return new Submitted(commits.write(job), true);
         } catch (DataIntegrityViolationException e) {
             // Another request with the same key won the race; answer as its repeat.
             return findIdempotent(submitter, idempotencyKey, requestHash)
                     .map(existing -> new Submitted(existing, false))
                     .orElseThrow(() -> e);
         }
+    }
+
+    /** Stores what was handed over before the server stopped taking submissions. */
+    @PreDestroy
+    void close() throws InterruptedException {
+        commits.close();
     }
 
     /** Validates and answers what would be launched, storing nothing. */

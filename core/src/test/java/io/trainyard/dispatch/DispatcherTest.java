@@ -170,7 +170,7 @@ class DispatcherTest {
         backend.fitting.add("skips_everything");
         Job job = TestJobs.job("skips_everything", "test", 1, 1, JobBodies.taskConfig("print('never run')", "outputs/model.pt")
                 .replace("sharedConfig:", "sharedConfig:\n  shouldSkipTraining: true\n  shouldSkipModelEvaluation: true"));
-        UUID id = transitions.create(job).getId();
+        UUID id = transitions.createAll(List.of(job)).getFirst().getId();
 
         await().atMost(SOON).until(() -> queries.get(id).getState() == JobState.SUCCEEDED);
         assertThat(queries.get(id).getNodeId()).isNull();
@@ -178,6 +178,6 @@ class DispatcherTest {
     }
 
     private UUID submit(String name) {
-        return transitions.create(TestJobs.job(name, "test", 1, 1)).getId();
+        return transitions.createAll(List.of(TestJobs.job(name, "test", 1, 1))).getFirst().getId();
     }
 }

@@ -3,6 +3,7 @@ package io.trainyard.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -36,7 +37,7 @@ class JobTransitionsTest {
 
     @Test
     void aRunFromStartToSuccessRecordsEveryStepWithItsEvent() {
-        Job job = transitions.create(TestJobs.job("steps", "test", 2, 1));
+        Job job = transitions.createAll(List.of(TestJobs.job("steps", "test", 2, 1))).getFirst();
         startOn(job.getId(), "node-a", TestJobs.onCpu("node-a", 2));
 
         assertThat(transitions.markRunning(job.getId(), 1, "{\"workers\":[]}", Map.of("trainedModelUri", "file:///host/model.pt")))
@@ -56,7 +57,7 @@ class JobTransitionsTest {
 
     @Test
     void anInfrastructureFailureRequeuesTheNextAttemptAfterItsBackoffAndTheOldAttemptIsFencedOff() {
-        Job job = transitions.create(TestJobs.job("retried", "test", 1, 2));
+        Job job = transitions.createAll(List.of(TestJobs.job("retried", "test", 1, 2))).getFirst();
         startOn(job.getId(), "node-a", TestJobs.onCpu("node-a", 1));
 
         transitions.finish(job.getId(), 1, RunOutcome.failed(FailureCause.INFRASTRUCTURE, null, "host lost"));
@@ -77,7 +78,7 @@ class JobTransitionsTest {
 
     @Test
     void userCodeFailuresAreNotRetriedAndTheLastAttemptEndsFailed() {
-        Job job = transitions.create(TestJobs.job("user-error", "test", 1, 3));
+        Job job = transitions.createAll(List.of(TestJobs.job("user-error", "test", 1, 3))).getFirst();
         startOn(job.getId(), "node-a", TestJobs.onCpu("node-a", 1));
 
         transitions.finish(job.getId(), 1, RunOutcome.failed(FailureCause.USER_CODE, 3, "rank 0 exited with code 3"));
@@ -90,8 +91,8 @@ class JobTransitionsTest {
 
     @Test
     void cancelEndsAQueuedJobAtOnceAndAsksARunningOneToStop() {
-        Job queued = transitions.create(TestJobs.job("cancel-queued", "test", 1, 1));
-        Job running = transitions.create(TestJobs.job("cancel-running", "test", 1, 1));
+        Job queued = transitions.createAll(List.of(TestJobs.job("cancel-queued", "test", 1, 1))).getFirst();
+        Job running = transitions.createAll(List.of(TestJobs.job("cancel-running", "test", 1, 1))).getFirst();
         startOn(running.getId(), "node-a", TestJobs.onCpu("node-a", 1));
 
         assertThat(transitions.cancel(queued.getId()).getState()).isEqualTo(JobState.CANCELLED);
@@ -104,7 +105,7 @@ class JobTransitionsTest {
 
     @Test
     void onlyAnEndedJobCanBeRetriedAndARetryIsANewAttemptOfTheSameJob() {
-        Job job = transitions.create(TestJobs.job("retry", "test", 1, 1));
+        Job job = transitions.createAll(List.of(TestJobs.job("retry", "test", 1, 1))).getFirst();
         startOn(job.getId(), "node-a", TestJobs.onCpu("node-a", 1));
         assertThatThrownBy(() -> transitions.retry(job.getId())).isInstanceOf(ConflictException.class);
 

@@ -7,27 +7,53 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.trainyard.database.GroupCommit;
 import io.trainyard.validation.InvalidRequestException;
+import jakarta.annotation.PreDestroy;
 import org.jspecify.annotations.NullMarked;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.support.TransactionTemplate;
 
-/** Who did what, when, from where, and how it went: one row per state-changing request. */
+/**
+ * Who did what, when, from where, and how it went: one row per state-changing request. Records of concurrent
+ * requests are committed together (see {@link GroupCommit}): under load the audit costs a request a share of one
+ * commit, not one of its own.
+ */
 @Repository
 public class AuditLog {
 
+    /** The most records one transaction stores. */
+    private static final int MAX_COMMIT_BATCH = 256;
+    private static final String INSERT = """
+            insert into audit_events (at, actor, action, target, source_address, outcome, detail)
+            values (?, ?, ?, ?, ?, ?, ?)""";
+
     private final JdbcClient jdbc;
     private final Clock clock;
+    private final GroupCommit<Object[], Boolean> commits;
 
-    public AuditLog(JdbcClient jdbc, Clock clock) {
+    public AuditLog(JdbcClient jdbc, JdbcTemplate batches, TransactionTemplate transactions, Clock clock) {
         this.jdbc = jdbc;
         this.clock = clock;
+        this.commits = new GroupCommit<>("audit-commits", MAX_COMMIT_BATCH, records -> transactions.execute(status -> {
+            batches.batchUpdate(INSERT, records);
+            return Collections.nCopies(records.size(), true);
+        }));
+    }
+
+    /** Stores what was handed over before the server stopped taking requests. */
+    @PreDestroy
+    void close() throws InterruptedException {
+        commits.close();
     }
 
     public enum Outcome { SUCCEEDED, DENIED, NOT_FOUND, REJECTED, FAILED }
@@ -42,12 +68,9 @@ public class AuditLog {
             @Nullable String sourceAddress, Outcome outcome, @Nullable String detail) {
     }
 
+    /** Returns once the record is committed. */
     public void record(String actor, String action, String target, String sourceAddress, Outcome outcome, String detail) {
-        jdbc.sql("""
-                insert into audit_events (at, actor, action, target, source_address, outcome, detail)
-                values (?, ?, ?, ?, ?, ?, ?)""")
-                .params(Timestamp.from(clock.instant()), actor, action, target, sourceAddress, outcome.name(), detail)
-                .update();
+        commits.write(new Object[] {Timestamp.from(clock.instant()), actor, action, target, sourceAddress, outcome.name(), detail});
     }
 
     /** Filters of a listing; null means no filter. */

@@ -4,21 +4,33 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.trainyard.security.Role;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** Projects, and who belongs to each with which role. */
+/**
+ * Projects, and who belongs to each with which role. A project looked up by name is remembered for
+ * {@value #CACHE_MILLIS} ms, as a token is (see TokenAuthentication): every submission asks for its project, and a
+ * busy client then costs no round trip for it, while a change made on another replica shows within a second (at
+ * once on this one).
+ */
 @Repository
 public class Projects {
 
+    static final long CACHE_MILLIS = 500;
+
     private final JdbcClient jdbc;
     private final Clock clock;
+    private final Cache<String, Optional<Project>> byName = Caffeine.newBuilder()
+            .expireAfterWrite(Duration.ofMillis(CACHE_MILLIS)).maximumSize(10_000).build();
 
     public Projects(JdbcClient jdbc, Clock clock) {
         this.jdbc = jdbc;
@@ -34,19 +46,22 @@ public class Projects {
 
     /** Creates the project; false if one of that name exists already. */
     public boolean create(String name, String description, boolean allowGcsConfigs) {
-        return jdbc.sql("""
+        boolean created = jdbc.sql("""
                 insert into projects (name, description, allow_gcs_configs, created_at) values (?, ?, ?, ?)
                 on conflict (name) do nothing""")
                 .params(name, description, allowGcsConfigs, Timestamp.from(clock.instant())).update() == 1;
+        byName.invalidate(name);
+        return created;
     }
 
     public void update(String name, String description, boolean allowGcsConfigs) {
         jdbc.sql("update projects set description = ?, allow_gcs_configs = ? where name = ?")
                 .params(description, allowGcsConfigs, name).update();
+        byName.invalidate(name);
     }
 
     public Optional<Project> find(String name) {
-        return jdbc.sql(SELECT + " where name = ?").param(name).query(Projects::project).optional();
+        return byName.get(name, unknown -> jdbc.sql(SELECT + " where name = ?").param(unknown).query(Projects::project).optional());
     }
 
     /** These projects, or all of them when {@code names} is null; by name. */

@@ -69,7 +69,7 @@ class ShippedLogsTest {
     void aJobRunningOnAnAgent() {
         agentId = "agent-" + UUID.randomUUID().toString().substring(0, 8);
         epoch = work.register(agentId, new Registration("test-host", List.of(), 1)).epoch();
-        jobId = transitions.create(TestJobs.job("shipped", LocalRuns.BACKEND, 1, 1)).getId();
+        jobId = transitions.createAll(List.of(TestJobs.job("shipped", LocalRuns.BACKEND, 1, 1))).getFirst().getId();
         await().atMost(Duration.ofSeconds(10)).until(() -> agentId.equals(queries.get(jobId).getNodeId()));
         reports.started(agentId, jobId, 1, new Started(epoch, "{\"workers\":[]}", Map.of()));
     }
