@@ -3,7 +3,6 @@ package io.trainyard.server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -11,14 +10,13 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.trainyard.agent.run.FenceDeadline;
+import io.trainyard.backend.local.agents.AgentProperties;
 import io.trainyard.core.TrainyardProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 /**
  * With no {@code spring.datasource.url}, the server runs a real PostgreSQL of its own (zonky's embedded
@@ -33,10 +31,10 @@ class EmbeddedDatabaseConfiguration {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabaseConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    EmbeddedDatabase embeddedDatabase(TrainyardProperties properties, Environment environment) throws IOException {
+    EmbeddedDatabase embeddedDatabase(TrainyardProperties properties, AgentProperties agents) throws IOException {
         Path dataDirectory = properties.dataDir().resolve("postgres");
         Files.createDirectories(dataDirectory.getParent());
-        takeOverFence(properties.dataDir(), environment);
+        takeOverFence(properties.dataDir(), agents);
         stopOrphanedServer(dataDirectory);
         EmbeddedDatabase postgres = EmbeddedDatabase.start(dataDirectory, properties.dataDir().resolve("postgres-password"));
         log.info("Embedded PostgreSQL on port {} with data in {}", postgres.port(), dataDirectory);
@@ -62,11 +60,8 @@ class EmbeddedDatabaseConfiguration {
      * FenceDeadline). Until now they ran on past their old deadline, as nobody else can declare this server's own
      * agent lost (see README, Outages).
      */
-    private static void takeOverFence(Path dataDir, Environment environment) {
-        Binder binder = Binder.get(environment);
-        Duration lease = binder.bind("trainyard.agent.lease", Duration.class).orElse(Duration.ofSeconds(15));
-        Duration interval = binder.bind("trainyard.agent.heartbeat-interval", Duration.class).orElse(Duration.ofSeconds(2));
-        FenceDeadline.holdAtStart(dataDir, lease.minus(interval));
+    private static void takeOverFence(Path dataDir, AgentProperties agents) {
+        FenceDeadline.holdAtStart(dataDir, agents.lease().minus(agents.heartbeatInterval()));
     }
 
     /**
