@@ -9,11 +9,11 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.trainyard.agent.run.FenceDeadline;
-import io.trainyard.backend.local.agents.AgentProperties;
+import io.trainyard.core.EmbeddedDatabaseStart;
 import io.trainyard.core.TrainyardProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -31,10 +31,11 @@ class EmbeddedDatabaseConfiguration {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabaseConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    EmbeddedDatabase embeddedDatabase(TrainyardProperties properties, AgentProperties agents) throws IOException {
+    EmbeddedDatabase embeddedDatabase(TrainyardProperties properties, ObjectProvider<EmbeddedDatabaseStart> beforeStart)
+            throws IOException {
         Path dataDirectory = properties.dataDir().resolve("postgres");
         Files.createDirectories(dataDirectory.getParent());
-        takeOverFence(properties.dataDir(), agents);
+        beforeStart.orderedStream().forEach(EmbeddedDatabaseStart::beforeStart);
         stopOrphanedServer(dataDirectory);
         EmbeddedDatabase postgres = EmbeddedDatabase.start(dataDirectory, properties.dataDir().resolve("postgres-password"));
         log.info("Embedded PostgreSQL on port {} with data in {}", postgres.port(), dataDirectory);
@@ -51,17 +52,6 @@ class EmbeddedDatabaseConfiguration {
         config.setConnectionTimeout(2_000);
         config.setPoolName("embedded-postgres");
         return new HikariDataSource(config);
-    }
-
-    /**
-     * Before this server has its database, and so before it could declare any agent lost: the trainers that this
-     * data directory's agent left running (the server was killed, its own agent with it) get a fence deadline owned
-     * by this process, held a lease less one heartbeat interval ahead until the agent reaper starts (see
-     * FenceDeadline). Until now they ran on past their old deadline, as nobody else can declare this server's own
-     * agent lost (see README, Outages).
-     */
-    private static void takeOverFence(Path dataDir, AgentProperties agents) {
-        FenceDeadline.holdAtStart(dataDir, agents.lease().minus(agents.heartbeatInterval()));
     }
 
     /**

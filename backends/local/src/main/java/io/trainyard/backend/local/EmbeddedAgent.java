@@ -55,16 +55,19 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
     private final ApiTokens tokens;
     private final String address;
     private final Environment environment;
+    private final OwnAgentFence fence;
     private volatile HostAgent agent;
 
     EmbeddedAgent(WebServerApplicationContext server, TrainyardProperties trainyard, LocalBackendProperties local,
-            ApiTokens tokens, @Value("${server.address:}") String address, Environment environment) {
+            ApiTokens tokens, @Value("${server.address:}") String address, Environment environment,
+            OwnAgentFence fence) {
         this.server = server;
         this.trainyard = trainyard;
         this.local = local;
         this.tokens = tokens;
         this.address = address;
         this.environment = environment;
+        this.fence = fence;
     }
 
     /** Not with the other lifecycles, which start before the server is ready. */
@@ -111,9 +114,7 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up this host's agent", e);
         }
-        if (environment.getProperty("spring.datasource.url", "").isEmpty()) {
-            // On the embedded database only this server (or the next one on this data directory) can declare its
-            // agent lost: the supervisors let the trainers run on while it is gone (see FenceDeadline).
+        if (fence.ownedByThisServer()) {
             agent.fenceOwnedByThisProcess();
         }
         agent.start();
