@@ -41,10 +41,11 @@ public final class HydraDefaults {
      * @param file the local file the text was read from; null for inline text or a remote document, which GiGL
      *     does not compose
      */
-    public static String compose(String field, Path file, String text, ConfigFiles files) {
-        Map<String, Object> document = SafeYamlParser.parseMapping(field, text);
+    public static ConfigText compose(String field, Path file, String text, ConfigFiles files) {
+        ConfigText config = ConfigText.parse(field, text);
+        Map<String, Object> document = config.document();
         if (!document.containsKey(DEFAULTS)) {
-            return text;
+            return config;
         }
         if (file == null) {
             throw new InvalidRequestException(field + "." + DEFAULTS, "is a Hydra defaults list, which GiGL composes only "
@@ -66,8 +67,9 @@ public final class HydraDefaults {
         if (!selfMerged) {
             merge(composed, withoutDefaults(document));
         }
-        return YamlWriter.write("Composed by Trainyard from " + file.getFileName() + " and its Hydra defaults list, as "
-                + "GiGL composes it.", composed);
+        // Parsed again from the text written: the server reads exactly what the trainer will.
+        return ConfigText.parse(field, YamlWriter.write("Composed by Trainyard from " + file.getFileName()
+                + " and its Hydra defaults list, as GiGL composes it.", composed));
     }
 
     /** One entry's config file, placed at its package. */

@@ -42,7 +42,15 @@ public final class ResourceConfigReader {
      * @throws InvalidRequestException listing every violation found
      */
     public static ResourceConfig read(String field, String yaml, SharedConfigFetcher sharedConfigs) {
-        return read(field, yaml, sharedConfigs, true);
+        return read(ConfigText.parse(field, yaml), sharedConfigs);
+    }
+
+    /**
+     * @param sharedConfigs fetches the shared resource config a {@code sharedResourceConfigUri} names
+     * @throws InvalidRequestException listing every violation found
+     */
+    public static ResourceConfig read(ConfigText config, SharedConfigFetcher sharedConfigs) {
+        return read(config.field(), config.document(), sharedConfigs, true);
     }
 
     /**
@@ -50,13 +58,13 @@ public final class ResourceConfigReader {
      * so what later rules refuse is not refused here. Such configs name their shared resource config inline.
      */
     public static ResourceConfig readStored(String yaml) {
-        return read("resourceConfig", yaml, (field, uri) -> {
+        return read("resourceConfig", SafeYamlParser.parseMapping("resourceConfig", yaml), (field, uri) -> {
             throw new InvalidRequestException(field, "is not read for a stored config");
         }, false);
     }
 
-    private static ResourceConfig read(String field, String yaml, SharedConfigFetcher sharedConfigs, boolean enforce) {
-        Map<String, Object> document = SafeYamlParser.parseMapping(field, yaml);
+    private static ResourceConfig read(String field, Map<String, Object> document, SharedConfigFetcher sharedConfigs,
+            boolean enforce) {
         Violations violations = new Violations();
         KnownFields.check(document, GiglProtos.GIGL_RESOURCE_CONFIG, field, violations);
         ConfigNode root = ConfigNode.root(field, document, violations);

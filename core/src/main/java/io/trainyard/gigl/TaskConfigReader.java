@@ -25,7 +25,12 @@ public final class TaskConfigReader {
      * @throws InvalidRequestException listing every violation found
      */
     public static TaskConfig read(String field, String yaml) {
-        return read(field, yaml, true);
+        return read(ConfigText.parse(field, yaml));
+    }
+
+    /** @throws InvalidRequestException listing every violation found */
+    public static TaskConfig read(ConfigText config) {
+        return read(config.field(), config.document(), true);
     }
 
     /**
@@ -33,11 +38,10 @@ public final class TaskConfigReader {
      * so what later rules refuse is not refused here.
      */
     public static TaskConfig readStored(String yaml) {
-        return read("taskConfig", yaml, false);
+        return read("taskConfig", SafeYamlParser.parseMapping("taskConfig", yaml), false);
     }
 
-    private static TaskConfig read(String field, String yaml, boolean enforce) {
-        Map<String, Object> document = SafeYamlParser.parseMapping(field, yaml);
+    private static TaskConfig read(String field, Map<String, Object> document, boolean enforce) {
         Violations violations = new Violations();
         KnownFields.check(document, GiglProtos.GBML_CONFIG, field, violations);
         ConfigNode root = ConfigNode.root(field, document, violations);

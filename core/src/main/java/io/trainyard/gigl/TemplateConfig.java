@@ -22,17 +22,17 @@ public final class TemplateConfig {
     }
 
     /**
-     * @param field the request field the text came from
-     * @param yaml the task config as submitted, already read into {@code task}
+     * @param config the task config as submitted, already read into {@code task}; left as it is
      * @param layout where the job's outputs go when the config names none
      */
-    public static Frozen fill(String field, String yaml, TaskConfig task, TrainedModelMetadata layout) {
+    public static Frozen fill(ConfigText config, TaskConfig task, TrainedModelMetadata layout) {
         TrainedModelMetadata given = task.trainedModelMetadata();
         TrainedModelMetadata filled = given.orElse(layout);
         if (filled.equals(given)) {
-            return new Frozen(yaml, task);
+            return new Frozen(config.yaml(), task);
         }
-        Map<String, Object> document = SafeYamlParser.parseMapping(field, yaml);
+        // Copies of the mappings on the way to the URIs, so the submission's parse stays as it was read.
+        Map<String, Object> document = new LinkedHashMap<>(config.document());
         Map<String, Object> metadata = mappingUnder(mappingUnder(document, "sharedConfig"), "trainedModelMetadata");
         filled.byField().forEach((name, uri) -> {
             if (!given.byField().containsKey(name)) {
@@ -42,17 +42,14 @@ public final class TemplateConfig {
         return new Frozen(YamlWriter.write(FROZEN_HEADER, document), task.withTrainedModelMetadata(filled));
     }
 
-    /** The mapping under {@code camelName} (or its snake_case spelling), made if absent. */
+    /** A copy of the mapping under {@code camelName} (or its snake_case spelling), put in its place; made if absent. */
     private static Map<String, Object> mappingUnder(Map<String, Object> parent, String camelName) {
         String key = keyAsWritten(parent, camelName);
-        if (parent.get(key) instanceof Map<?, ?> existing) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> typed = (Map<String, Object>) existing;
-            return typed;
-        }
-        Map<String, Object> made = new LinkedHashMap<>();
-        parent.put(key, made);
-        return made;
+        @SuppressWarnings("unchecked")
+        Map<String, Object> copy = parent.get(key) instanceof Map<?, ?> existing
+                ? new LinkedHashMap<>((Map<String, Object>) existing) : new LinkedHashMap<>();
+        parent.put(key, copy);
+        return copy;
     }
 
     /** The key the document already uses for a field (a blank URI is replaced in place), else its camelCase name. */

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import io.trainyard.core.TrainyardProperties;
+import io.trainyard.gigl.ConfigText;
 import io.trainyard.gigl.HydraDefaults;
 import io.trainyard.gigl.SafeYamlParser;
 import io.trainyard.validation.InvalidRequestException;
@@ -34,8 +35,8 @@ public class ConfigDocuments {
         this.roots = properties.configRoots().stream().map(ConfigDocuments::realPath).toList();
     }
 
-    /** A config document and where it came from ({@code null} source for inline text). */
-    record Document(String yaml, String source) {
+    /** A config document, read, and where it came from ({@code null} source for inline text). */
+    record Document(ConfigText config, String source) {
     }
 
     Document resolve(String inlineField, String inline, String uriField, String uri, Submitter submitter) {

@@ -148,15 +148,14 @@ public class SubmissionService {
         ConfigDocuments.Document resourceDocument = null;
         try {
             taskDocument = documents.resolve("taskConfig", submission.taskConfig(), "taskConfigUri", submission.taskConfigUri(), submitter);
-            task = TaskConfigReader.read("taskConfig", taskDocument.yaml());
+            task = TaskConfigReader.read(taskDocument.config());
         } catch (InvalidRequestException e) {
             violations.addAll(e.violations());
         }
         try {
             resourceDocument = documents.resolve("resourceConfig", submission.resourceConfig(), "resourceConfigUri",
                     submission.resourceConfigUri(), submitter);
-            resource = ResourceConfigReader.read("resourceConfig", resourceDocument.yaml(),
-                    (field, uri) -> documents.fetch(field, uri, submitter));
+            resource = ResourceConfigReader.read(resourceDocument.config(), (field, uri) -> documents.fetch(field, uri, submitter));
         } catch (InvalidRequestException e) {
             violations.addAll(e.violations());
         }
@@ -173,11 +172,11 @@ public class SubmissionService {
             throw new InvalidRequestException(violations);
         }
         // The trainer receives the config as GiGL's config populator completes a template: outputs filled.
-        TemplateConfig.Frozen frozen = TemplateConfig.fill("taskConfig", taskDocument.yaml(), task,
+        TemplateConfig.Frozen frozen = TemplateConfig.fill(taskDocument.config(), task,
                 TrainedModelMetadata.giglLayoutUnder(backend.trainerAssetFolder(submission.jobName(), resource)));
         JobSubmission.RetryPolicy retry = submission.retryPolicy();
         JobSpec spec = new JobSpec(submission.jobName(), backend.name(), projectOf(submission), frozen.task(), resource, frozen.yaml(),
-                resourceDocument.yaml(), taskDocument.source(), resourceDocument.source(),
+                resourceDocument.config().yaml(), taskDocument.source(), resourceDocument.source(),
                 submission.labels() == null ? Map.of() : new TreeMap<>(submission.labels()),
                 submission.priority() == null ? 0 : submission.priority(),
                 Boolean.TRUE.equals(submission.requireGpus()) || submission.gpus() != null, timeoutSeconds(submission, resource),

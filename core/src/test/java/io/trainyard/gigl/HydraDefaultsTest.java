@@ -29,7 +29,7 @@ class HydraDefaultsTest {
             } catch (IOException e) {
                 throw new InvalidRequestException(field, "cannot read " + file);
             }
-        });
+        }).yaml();
     }
 
     private Map<String, Object> composed(String primary) {

@@ -31,9 +31,10 @@ class TemplateConfigTest {
 
     @Test
     void everyUnsetOutputIsFilledAtGiglsPathsInTheTextTheTrainerReads() {
-        TaskConfig template = TaskConfigReader.read("taskConfig", TEMPLATE);
+        ConfigText submitted = ConfigText.parse("taskConfig", TEMPLATE);
+        TaskConfig template = TaskConfigReader.read(submitted);
 
-        TemplateConfig.Frozen frozen = TemplateConfig.fill("taskConfig", TEMPLATE, template, VERTEX_LAYOUT);
+        TemplateConfig.Frozen frozen = TemplateConfig.fill(submitted, template, VERTEX_LAYOUT);
 
         TrainedModelMetadata expected = new TrainedModelMetadata("gs://perm-assets/cora_job/trainer/models/model.pt",
                 "gs://perm-assets/cora_job/trainer/models/scripted_model.pt",
@@ -43,6 +44,8 @@ class TemplateConfigTest {
         assertThat(TaskConfigReader.read("taskConfig", frozen.yaml())).isEqualTo(frozen.task());
         assertThat(frozen.task().withTrainedModelMetadata(template.trainedModelMetadata())).isEqualTo(template);
         assertThat(frozen.yaml()).startsWith("# Frozen by Trainyard from a template task config").contains("should_run_glt_backend: 'True'");
+        // The submission's parse, shared by its readers, is left as it was read.
+        assertThat(TaskConfigReader.read(submitted)).isEqualTo(template);
     }
 
     @Test
@@ -53,7 +56,8 @@ class TemplateConfigTest {
                     trained_model_uri: gs://models/mine.pt
                     eval_metrics_uri: ''
                 """);
-        TemplateConfig.Frozen frozen = TemplateConfig.fill("taskConfig", partial, TaskConfigReader.read("taskConfig", partial), VERTEX_LAYOUT);
+        TemplateConfig.Frozen frozen = TemplateConfig.fill(ConfigText.parse("taskConfig", partial), TaskConfigReader.read("taskConfig", partial),
+                VERTEX_LAYOUT);
 
         assertThat(frozen.task().trainedModelMetadata().trainedModelUri()).isEqualTo("gs://models/mine.pt");
         assertThat(frozen.task().trainedModelMetadata().evalMetricsUri())
@@ -62,7 +66,7 @@ class TemplateConfigTest {
         assertThat(TaskConfigReader.read("taskConfig", frozen.yaml())).isEqualTo(frozen.task());
 
         TaskConfig alreadyFrozen = frozen.task();
-        TemplateConfig.Frozen again = TemplateConfig.fill("taskConfig", frozen.yaml(), alreadyFrozen, VERTEX_LAYOUT);
+        TemplateConfig.Frozen again = TemplateConfig.fill(ConfigText.parse("taskConfig", frozen.yaml()), alreadyFrozen, VERTEX_LAYOUT);
         assertThat(again.yaml()).isSameAs(frozen.yaml());
         assertThat(again.task()).isSameAs(alreadyFrozen);
     }
@@ -71,7 +75,8 @@ class TemplateConfigTest {
     void aLocalJobsLayoutIsTheSameUnderItsWorkFolder() {
         TaskConfig template = TaskConfigReader.read("taskConfig", TEMPLATE);
 
-        TemplateConfig.Frozen frozen = TemplateConfig.fill("taskConfig", TEMPLATE, template, TrainedModelMetadata.giglLayoutUnder("trainer"));
+        TemplateConfig.Frozen frozen = TemplateConfig.fill(ConfigText.parse("taskConfig", TEMPLATE), template,
+                TrainedModelMetadata.giglLayoutUnder("trainer"));
 
         assertThat(frozen.task().trainedModelMetadata()).isEqualTo(new TrainedModelMetadata("trainer/models/model.pt",
                 "trainer/models/scripted_model.pt", "trainer/models/trainer_eval_metrics.json", "trainer/logs/"));
