@@ -1,6 +1,5 @@
 package io.trainyard.backend.local;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +10,7 @@ import io.trainyard.agent.trainer.TrainerOutputs;
 import io.trainyard.agent.trainer.WorkFolder;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.BackendDescription;
+import io.trainyard.backend.HostProcesses;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
@@ -27,10 +27,7 @@ import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
-import io.trainyard.launch.CommandWords;
 import io.trainyard.launch.LaunchSpec;
-import io.trainyard.validation.InvalidRequestException;
-import io.trainyard.validation.Violation;
 import org.springframework.stereotype.Component;
 
 /**
@@ -79,23 +76,7 @@ public class LocalBackend implements Backend {
     /** Outputs must be local, and the trainer command must split into words; the pool is not consulted. */
     @Override
     public void validate(Job job) {
-        List<Violation> violations = new ArrayList<>();
-        job.getTask().trainedModelMetadata().byField().forEach((field, uri) -> {
-            if (uri.startsWith("gs://")) {
-                violations.add(new Violation("taskConfig.sharedConfig.trainedModelMetadata." + field,
-                        "'" + uri + "' is on GCS; the local backend writes outputs to local paths or file:// URIs"));
-            }
-        });
-        if (job.getTask().shouldRunGltBackend()) {
-            try {
-                CommandWords.split(job.getTask().trainerCommand());
-            } catch (IllegalArgumentException e) {
-                violations.add(new Violation("taskConfig.trainerConfig.command", e.getMessage()));
-            }
-        }
-        if (!violations.isEmpty()) {
-            throw new InvalidRequestException(violations);
-        }
+        HostProcesses.validate(job, NAME);
     }
 
     /** The plan on the agent the job would go to now, or could ever go to; the paths are as on this server's host. */
