@@ -7,13 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.google.cloud.aiplatform.v1.CreateCustomJobRequest;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.trainyard.backend.Backend;
 import io.trainyard.backend.BackendDescription;
+import io.trainyard.backend.FollowedRuns;
 import io.trainyard.backend.LaunchPlan;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
@@ -22,8 +22,6 @@ import io.trainyard.job.Job;
 import io.trainyard.job.JobState;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,7 +34,6 @@ import tools.jackson.databind.json.JsonMapper;
 public class VertexAiBackend implements Backend, SmartLifecycle {
 
     public static final String NAME = "vertex-ai";
-    private static final Logger log = LoggerFactory.getLogger(VertexAiBackend.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final CustomJobBuilder builder;
@@ -44,8 +41,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     private final String nodeId;
     private final GcsFiles files;
     private final VertexRun.Services services;
-    private final Map<UUID, VertexRun> runs = new ConcurrentHashMap<>();
-    private final Map<UUID, Thread> followers = new ConcurrentHashMap<>();
+    private final FollowedRuns<VertexRun> runs = new FollowedRuns<>(NAME);
     private volatile boolean running;
 
     VertexAiBackend(VertexAiProperties properties, String nodeId, GcsFiles files, VertexRun.Services services) {
@@ -83,7 +79,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
         Map<String, Object> shown = new LinkedHashMap<>();
         shown.put("project", placement.project());
         shown.put("region", placement.region());
-        return new LaunchPlan(NAME, shown, assets.configFolder(), List.of(), toJson(builder.build(job, assets)));
+        return new LaunchPlan(NAME, shown, assets.configFolder(), List.of(), toJson(builder.build(job, assets)), null);
     }
 
     @Override
@@ -109,10 +105,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
 
     @Override
     public void requestCancel(UUID jobId) {
-        VertexRun run = runs.get(jobId);
-        if (run != null) {
-            run.requestCancel();
-        }
+        runs.run(jobId).ifPresent(VertexRun::requestCancel);
     }
 
     /** After a restart every active job is followed again; its CustomJob is found by its labels. */
@@ -140,20 +133,8 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
         };
         VertexRun run = new VertexRun(services, id, attempt, job.getOutputs().get("tensorboardLogsUri"), request, prepare,
                 job.getStartedAt() == null ? Instant.now() : job.getStartedAt(), Duration.ofSeconds(job.getTimeoutSeconds()));
-        runs.put(id, run);
-        Thread follower = Thread.ofVirtual().name("vertex-" + id).start(() -> {
-            try {
-                run.follow(cancelling);
-            } catch (InterruptedException e) {
-                // Shutting down: the CustomJob goes on and the next start follows it again.
-            } catch (RuntimeException e) {
-                log.error("Following job {} on Vertex AI failed", id, e);
-            } finally {
-                runs.remove(id);
-                followers.remove(id);
-            }
-        });
-        followers.put(id, follower);
+        // At shutdown the CustomJob goes on, and the next start follows it again.
+        runs.start(id, run, () -> run.follow(cancelling), () -> { });
     }
 
     private static VertexAiPlacement placement(Job job) {
@@ -179,7 +160,7 @@ public class VertexAiBackend implements Backend, SmartLifecycle {
     @Override
     public void stop() {
         running = false;
-        followers.values().forEach(Thread::interrupt);
+        runs.interruptAll();
     }
 
     @Override
