@@ -71,6 +71,7 @@ __all__ = [
     "NewToken",
     "NewUser",
     "OnAgent",
+    "OnSlurm",
     "OnVertexAi",
     "Placement",
     "Problem",
@@ -140,6 +141,7 @@ from trainyard_client.models.new_project import NewProject as NewProject
 from trainyard_client.models.new_token import NewToken as NewToken
 from trainyard_client.models.new_user import NewUser as NewUser
 from trainyard_client.models.on_agent import OnAgent as OnAgent
+from trainyard_client.models.on_slurm import OnSlurm as OnSlurm
 from trainyard_client.models.on_vertex_ai import OnVertexAi as OnVertexAi
 from trainyard_client.models.placement import Placement as Placement
 from trainyard_client.models.problem import Problem as Problem

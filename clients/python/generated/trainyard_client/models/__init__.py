@@ -46,6 +46,7 @@ from trainyard_client.models.new_project import NewProject
 from trainyard_client.models.new_token import NewToken
 from trainyard_client.models.new_user import NewUser
 from trainyard_client.models.on_agent import OnAgent
+from trainyard_client.models.on_slurm import OnSlurm
 from trainyard_client.models.on_vertex_ai import OnVertexAi
 from trainyard_client.models.placement import Placement
 from trainyard_client.models.problem import Problem

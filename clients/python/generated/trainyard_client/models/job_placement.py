@@ -18,12 +18,13 @@ import pprint
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 from typing import Any, List, Optional
 from trainyard_client.models.on_agent import OnAgent
+from trainyard_client.models.on_slurm import OnSlurm
 from trainyard_client.models.on_vertex_ai import OnVertexAi
 from pydantic import StrictStr, Field
 from typing import Union, List, Set, Optional, Dict
 from typing_extensions import Literal, Self
 
-JOBPLACEMENT_ONE_OF_SCHEMAS = ["OnAgent", "OnVertexAi"]
+JOBPLACEMENT_ONE_OF_SCHEMAS = ["OnAgent", "OnSlurm", "OnVertexAi"]
 
 class JobPlacement(BaseModel):
     """
@@ -33,8 +34,10 @@ class JobPlacement(BaseModel):
     oneof_schema_1_validator: Optional[OnAgent] = None
     # data type: OnVertexAi
     oneof_schema_2_validator: Optional[OnVertexAi] = None
-    actual_instance: Optional[Union[OnAgent, OnVertexAi]] = None
-    one_of_schemas: Set[str] = { "OnAgent", "OnVertexAi" }
+    # data type: OnSlurm
+    oneof_schema_3_validator: Optional[OnSlurm] = None
+    actual_instance: Optional[Union[OnAgent, OnSlurm, OnVertexAi]] = None
+    one_of_schemas: Set[str] = { "OnAgent", "OnSlurm", "OnVertexAi" }
 
     model_config = ConfigDict(
         validate_assignment=True,
@@ -73,12 +76,17 @@ class JobPlacement(BaseModel):
             error_messages.append(f"Error! Input type `{type(v)}` is not `OnVertexAi`")
         else:
             match += 1
+        # validate data type: OnSlurm
+        if not isinstance(v, OnSlurm):
+            error_messages.append(f"Error! Input type `{type(v)}` is not `OnSlurm`")
+        else:
+            match += 1
         if match > 1:
             # more than 1 match
-            raise ValueError("Multiple matches found when setting `actual_instance` in JobPlacement with oneOf schemas: OnAgent, OnVertexAi. Details: " + ", ".join(error_messages))
+            raise ValueError("Multiple matches found when setting `actual_instance` in JobPlacement with oneOf schemas: OnAgent, OnSlurm, OnVertexAi. Details: " + ", ".join(error_messages))
         elif match == 0:
             # no match
-            raise ValueError("No match found when setting `actual_instance` in JobPlacement with oneOf schemas: OnAgent, OnVertexAi. Details: " + ", ".join(error_messages))
+            raise ValueError("No match found when setting `actual_instance` in JobPlacement with oneOf schemas: OnAgent, OnSlurm, OnVertexAi. Details: " + ", ".join(error_messages))
         else:
             return v
 
@@ -108,13 +116,19 @@ class JobPlacement(BaseModel):
             match += 1
         except (ValidationError, ValueError) as e:
             error_messages.append(str(e))
+        # deserialize data into OnSlurm
+        try:
+            instance.actual_instance = OnSlurm.from_json(json_str)
+            match += 1
+        except (ValidationError, ValueError) as e:
+            error_messages.append(str(e))
 
         if match > 1:
             # more than 1 match
-            raise ValueError("Multiple matches found when deserializing the JSON string into JobPlacement with oneOf schemas: OnAgent, OnVertexAi. Details: " + ", ".join(error_messages))
+            raise ValueError("Multiple matches found when deserializing the JSON string into JobPlacement with oneOf schemas: OnAgent, OnSlurm, OnVertexAi. Details: " + ", ".join(error_messages))
         elif match == 0:
             # no match
-            raise ValueError("No match found when deserializing the JSON string into JobPlacement with oneOf schemas: OnAgent, OnVertexAi. Details: " + ", ".join(error_messages))
+            raise ValueError("No match found when deserializing the JSON string into JobPlacement with oneOf schemas: OnAgent, OnSlurm, OnVertexAi. Details: " + ", ".join(error_messages))
         else:
             return instance
 
@@ -128,7 +142,7 @@ class JobPlacement(BaseModel):
         else:
             return json.dumps(self.actual_instance)
 
-    def to_dict(self) -> Optional[Union[Dict[str, Any], OnAgent, OnVertexAi]]:
+    def to_dict(self) -> Optional[Union[Dict[str, Any], OnAgent, OnSlurm, OnVertexAi]]:
         """Returns the dict representation of the actual instance"""
         if self.actual_instance is None:
             return None

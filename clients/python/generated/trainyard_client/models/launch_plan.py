@@ -28,11 +28,12 @@ class LaunchPlan(BaseModel):
     LaunchPlan
     """ # noqa: E501
     backend: StrictStr
+    batch_script: Optional[StrictStr] = Field(default=None, alias="batchScript")
     custom_job_request: Optional[Dict[str, Any]] = Field(default=None, alias="customJobRequest")
     placement: Dict[str, Any]
     work_dir: Optional[StrictStr] = Field(default=None, alias="workDir")
     workers: List[LaunchWorker]
-    __properties: ClassVar[List[str]] = ["backend", "customJobRequest", "placement", "workDir", "workers"]
+    __properties: ClassVar[List[str]] = ["backend", "batchScript", "customJobRequest", "placement", "workDir", "workers"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -80,6 +81,11 @@ class LaunchPlan(BaseModel):
                 if _item_workers:
                     _items.append(_item_workers.to_dict())
             _dict['workers'] = _items
+        # set to None if batch_script (nullable) is None
+        # and model_fields_set contains the field
+        if self.batch_script is None and "batch_script" in self.model_fields_set:
+            _dict['batchScript'] = None
+
         # set to None if work_dir (nullable) is None
         # and model_fields_set contains the field
         if self.work_dir is None and "work_dir" in self.model_fields_set:
@@ -98,6 +104,7 @@ class LaunchPlan(BaseModel):
 
         _obj = cls.model_validate({
             "backend": obj.get("backend"),
+            "batchScript": obj.get("batchScript"),
             "customJobRequest": obj.get("customJobRequest"),
             "placement": obj.get("placement"),
             "workDir": obj.get("workDir"),

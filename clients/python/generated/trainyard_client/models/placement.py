@@ -26,6 +26,7 @@ from typing_extensions import Self
 from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from trainyard_client.models.on_agent import OnAgent
+    from trainyard_client.models.on_slurm import OnSlurm
     from trainyard_client.models.on_vertex_ai import OnVertexAi
 
 class Placement(BaseModel):
@@ -47,7 +48,7 @@ class Placement(BaseModel):
 
     # discriminator mappings
     __discriminator_value_class_map: ClassVar[Dict[str, str]] = {
-        'agent': 'OnAgent','vertexAi': 'OnVertexAi'
+        'agent': 'OnAgent','slurm': 'OnSlurm','vertexAi': 'OnVertexAi'
     }
 
     @classmethod
@@ -69,7 +70,7 @@ class Placement(BaseModel):
         return json.dumps(self.to_dict())
 
     @classmethod
-    def from_json(cls, json_str: str) -> Optional[Union[OnAgent, OnVertexAi]]:
+    def from_json(cls, json_str: str) -> Optional[Union[OnAgent, OnSlurm, OnVertexAi]]:
         """Create an instance of Placement from a JSON string"""
         return cls.from_dict(json.loads(json_str))
 
@@ -94,12 +95,14 @@ class Placement(BaseModel):
         return _dict
 
     @classmethod
-    def from_dict(cls, obj: Dict[str, Any]) -> Optional[Union[OnAgent, OnVertexAi]]:
+    def from_dict(cls, obj: Dict[str, Any]) -> Optional[Union[OnAgent, OnSlurm, OnVertexAi]]:
         """Create an instance of Placement from a dict"""
         # look up the object type based on discriminator mapping
         object_type = cls.get_discriminator_value(obj)
         if object_type ==  'OnAgent':
             return import_module("trainyard_client.models.on_agent").OnAgent.from_dict(obj)
+        if object_type ==  'OnSlurm':
+            return import_module("trainyard_client.models.on_slurm").OnSlurm.from_dict(obj)
         if object_type ==  'OnVertexAi':
             return import_module("trainyard_client.models.on_vertex_ai").OnVertexAi.from_dict(obj)
 

@@ -1,0 +1,187 @@
+package io.trainyard.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.RetryPolicy;
+import io.trainyard.testing.Eventually;
+import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.RawHttpClient;
+import io.trainyard.testing.RunningServer;
+import io.trainyard.testing.ServerExtension;
+import io.trainyard.testing.ServerProcess;
+import io.trainyard.testing.TestDatabase;
+import io.trainyard.testing.TestJvm;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Jobs on a real Slurm cluster: {@code scripts/slurm-cluster.sh} runs slurmctld and two slurmd "nodes" (node1, node2),
+ * each in network and UTS namespaces of its own on this host, with a folder they share. The server submits with
+ * Slurm's own commands. Jobs are read as JSON, as any job of a plugged-in backend.
+ */
+class SlurmJobsTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final Path CLUSTER = Path.of(System.getProperty("java.io.tmpdir"), "trainyard-slurm-test");
+    /** Before the server: it is started with the arguments the cluster's start prints. */
+    private static final String[] CLUSTER_ARGUMENTS = startCluster();
+
+    @RegisterExtension
+    static final ServerExtension server = new ServerExtension("slurm-node", CLUSTER_ARGUMENTS);
+
+    @AfterAll
+    static void stopCluster() throws IOException, InterruptedException {
+        clusterScript("stop");
+    }
+
+    @Test
+    void aJobOfTwoWorkersRunsOnBothNodesWhichMeetAtTheFirst() {
+        String program = "import os, socket\nprint('rank', os.environ['RANK'], 'of', os.environ['WORLD_SIZE'], 'on', "
+                + "socket.gethostname(), 'leader', os.environ['MASTER_ADDR'], flush=True)\n";
+        UUID id = submit(JobBodies.job("on_two_nodes", program, 2));
+
+        JsonNode job = awaitEnded(id);
+
+        assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("SUCCEEDED");
+        assertThat(job.get("backend").asString()).isEqualTo("slurm");
+        assertThat(job.get("placement").get("kind").asString()).isEqualTo("slurm");
+        assertThat(job.get("placement").get("nodes").asInt()).isEqualTo(2);
+        assertThat(logTexts(id)).containsExactlyInAnyOrder("rank 0 of 2 on node1 leader node1", "rank 1 of 2 on node2 leader node1");
+    }
+
+    @Test
+    void aRankThatFailsFailsTheJobInItsCodeWithItsExitCode() {
+        UUID id = submit(JobBodies.job("fails_on_slurm", "print('about to fail', flush=True)\nraise SystemExit(7)\n")
+                .retryPolicy(new RetryPolicy().maxAttempts(1)));
+
+        JsonNode job = awaitEnded(id);
+
+        assertThat(job.get("state").asString()).isEqualTo("FAILED");
+        assertThat(job.get("failureCause").asString()).isEqualTo("USER_CODE");
+        assertThat(job.get("exitCode").asInt()).isEqualTo(7);
+        assertThat(logTexts(id)).containsExactly("about to fail");
+    }
+
+    @Test
+    void cancelEndsTheBatchJob() {
+        UUID id = submit(JobBodies.job("cancelled_on_slurm", JobBodies.ticking(600, 0.5)));
+        Eventually.await("the job runs", () -> "RUNNING".equals(job(id).get("state").asString()), WAIT);
+
+        assertThat(raw().post("/jobs/" + id + "/cancel", null).status()).isBetween(200, 299);
+
+        assertThat(awaitEnded(id).get("state").asString()).isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void aJobPastItsTimeoutIsCancelledOnTheClusterAndFailsWithTimeout() {
+        UUID id = submit(JobBodies.job("times_out_on_slurm", JobBodies.ticking(600, 0.5)).timeoutSeconds(3L)
+                .retryPolicy(new RetryPolicy().maxAttempts(1)));
+
+        JsonNode job = awaitEnded(id);
+
+        assertThat(job.get("state").asString()).isEqualTo("FAILED");
+        assertThat(job.get("failureCause").asString()).isEqualTo("TIMEOUT");
+    }
+
+    /** Killed with SIGKILL while its batch job runs, the server finds the job again by its name when it restarts. */
+    @Test
+    void aServerKilledMidJobFollowsItsBatchJobAgainAndItsLogHasEveryLineOnce(@TempDir Path dataDir) throws Exception {
+        String database = TestDatabase.newDatabaseUrl();
+        UUID id;
+        try (ServerProcess first = ServerProcess.start(database, TestJvm.freePort(), dataDir, "slurm-killed", List.of(CLUSTER_ARGUMENTS))) {
+            RawHttpClient.Response created = first.api().raw().post("/jobs", JobBodies.asJson(
+                    JobBodies.job("outlives_its_server_on_slurm", JobBodies.ticking(60, 0.2)).backend("slurm")));
+            id = UUID.fromString(created.body().get("id").asString());
+            Eventually.await("the job runs", () -> "RUNNING".equals(first.api().raw().get("/jobs/" + id).body().get("state").asString()),
+                    WAIT);
+        }
+
+        try (RunningServer restarted = RunningServer.start(database, dataDir, "slurm-killed", CLUSTER_ARGUMENTS)) {
+            RawHttpClient api = restarted.api().raw();
+            Eventually.await("the job ended", () -> !List.of("STARTING", "RUNNING").contains(api.get("/jobs/" + id).body().get("state").asString()),
+                    WAIT);
+            JsonNode job = api.get("/jobs/" + id).body();
+
+            assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("SUCCEEDED");
+            assertThat(job.get("attempt").asInt()).isEqualTo(1);
+            List<String> expected = new ArrayList<>();
+            for (int i = 1; i <= 60; i++) {
+                expected.add("tick " + i);
+            }
+            assertThat(restarted.api().logTexts(id)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void theDryRunAnswersTheExactBatchScript() {
+        RawHttpClient.Response plan = raw().post("/jobs/dry-run", JobBodies.asJson(JobBodies.job("planned_on_slurm", "pass", 2)
+                .backend("slurm")));
+
+        assertThat(plan.status()).as(plan.body().toString()).isEqualTo(200);
+        String script = plan.body().get("batchScript").asString();
+        assertThat(script).startsWith("#!/bin/bash\n").contains("#SBATCH --nodes=2\n", "#SBATCH --ntasks-per-node=1\n",
+                "#SBATCH --partition=debug\n", "\nsrun ");
+        assertThat(plan.body().get("placement").get("nodes").asInt()).isEqualTo(2);
+    }
+
+    private static UUID submit(JobSubmission submission) {
+        RawHttpClient.Response created = raw().post("/jobs", JobBodies.asJson(submission.backend("slurm")));
+        assertThat(created.status()).as(created.body().toString()).isEqualTo(201);
+        return UUID.fromString(created.body().get("id").asString());
+    }
+
+    private static JsonNode awaitEnded(UUID id) {
+        Eventually.await("the job ended", () -> List.of("SUCCEEDED", "FAILED", "CANCELLED").contains(job(id).get("state").asString()),
+                WAIT);
+        return job(id);
+    }
+
+    private static JsonNode job(UUID id) {
+        return raw().get("/jobs/" + id).body();
+    }
+
+    private static List<String> logTexts(UUID id) {
+        return server.api().logTexts(id);
+    }
+
+    private static RawHttpClient raw() {
+        return server.api().raw();
+    }
+
+    /** Starts the cluster (or finds it running) and answers the server arguments its start prints last. */
+    private static String[] startCluster() {
+        try {
+            List<String> lines = clusterScript("start");
+            return Arrays.stream(lines.getLast().strip().split(" ")).toArray(String[]::new);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the Slurm cluster", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted starting the Slurm cluster", e);
+        }
+    }
+
+    private static List<String> clusterScript(String command) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder("bash", Path.of("..", "scripts", "slurm-cluster.sh").toString(), command)
+                .redirectErrorStream(true);
+        builder.environment().put("TRAINYARD_SLURM_DIR", CLUSTER.toString());
+        Process process = builder.start();
+        List<String> lines = new ArrayList<>(new String(process.getInputStream().readAllBytes()).lines().toList());
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("slurm-cluster.sh " + command + " failed: " + String.join("\n", lines));
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,294 @@
+package io.trainyard.backend.slurm;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import io.trainyard.agent.logs.FileTailer;
+import io.trainyard.agent.trainer.WorkFolder;
+import io.trainyard.backend.slurm.SlurmCommands.QueuedJob;
+import io.trainyard.backend.slurm.SlurmCommands.SlurmException;
+import io.trainyard.job.FailureCause;
+import io.trainyard.job.JobState;
+import io.trainyard.job.JobTransitions;
+import io.trainyard.job.RetriedStateChange;
+import io.trainyard.job.RunOutcome;
+import io.trainyard.logs.LogSink;
+import io.trainyard.logs.LogStore;
+import io.trainyard.logs.LogWriter;
+import io.trainyard.protocol.LogStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Follows one job attempt on the cluster: submits its batch job once (a job already submitted under the attempt's
+ * name is followed instead), tails every rank's output files into the job's log from the offsets stored with its
+ * lines, marks it running when Slurm starts it, forwards a cancel and the job's timeout as {@code scancel}, and records
+ * how it ended. While the controller cannot be read (restarting, unreachable), the job keeps its state.
+ */
+final class SlurmRun {
+
+    private static final Logger log = LoggerFactory.getLogger(SlurmRun.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** What a run needs from its backend. */
+    record Services(SlurmCommands commands, SlurmQueue queue, JobTransitions transitions, LogWriter logWriter, LogStore logStore,
+            Duration commandRetry) {
+    }
+
+    /**
+     * A job attempt as the backend hands it over.
+     *
+     * @param running whether the job is already RUNNING (a restarted server follows it again)
+     */
+    record Attempt(UUID jobId, int attempt, boolean running, WorkFolder folder, int ranks, String script, Runnable prepare,
+            Instant startedAt, Duration timeout) {
+    }
+
+    private final Services services;
+    private final Attempt attempt;
+    private final String name;
+    private final List<FileTailer> tailers = new ArrayList<>();
+    private LogSink sink;
+    private volatile boolean cancelRequested;
+    private boolean cancelSent;
+    private boolean timedOut;
+    private boolean markedRunning;
+    /** Since when the job has run, for its timeout (time pending in Slurm's queue does not count); null while pending. */
+    private Instant runningSince;
+
+    SlurmRun(Services services, Attempt attempt) {
+        this.services = services;
+        this.attempt = attempt;
+        this.name = BatchScript.jobName(attempt.jobId(), attempt.attempt());
+        this.markedRunning = attempt.running();
+        this.runningSince = attempt.running() ? attempt.startedAt() : null;
+    }
+
+    void requestCancel() {
+        cancelRequested = true;
+    }
+
+    /** Runs until the attempt has ended and is recorded, or the thread is interrupted (shutdown). */
+    void follow(boolean cancelling) throws InterruptedException {
+        cancelRequested |= cancelling;
+        Optional<QueuedJob> existing = untilAnswered(() -> services.commands().find(name));
+        Path batchExit = attempt.folder().attempt(attempt.attempt()).resolve("batch.exit");
+        long slurmId;
+        Instant submittedAt;
+        if (existing.isPresent()) {
+            slurmId = existing.get().id();
+            submittedAt = Instant.EPOCH;
+            log.info("Job {} attempt {}: following Slurm job {} again", attempt.jobId(), attempt.attempt(), slurmId);
+        } else if (Files.exists(batchExit) || Files.exists(attempt.folder().attempt(attempt.attempt()).resolve("batch.out"))) {
+            // Submitted, and ended long enough ago that the controller forgot it (the server was away): its files tell.
+            startTailing();
+            RunOutcome outcome = outcomeFromFiles("Slurm no longer knows the attempt's job and it left no exit status");
+            if (!markedRunning && outcome.state() == JobState.SUCCEEDED) {
+                markRunning(null, "");
+            }
+            settle(outcome);
+            return;
+        } else if (cancelRequested) {
+            settle(RunOutcome.cancelled(null));
+            return;
+        } else {
+            try {
+                attempt.prepare().run();
+                submittedAt = Instant.now();
+                slurmId = services.commands().submit(attempt.script());
+            } catch (RuntimeException e) {
+                log.warn("Submitting job {} to Slurm failed", attempt.jobId(), e);
+                settle(RunOutcome.failed(FailureCause.LAUNCH_ERROR, null, "Slurm refused the batch job: " + e.getMessage()));
+                return;
+            }
+            persist(() -> {
+                services.transitions().note(attempt.jobId(), attempt.attempt(), "submitted to Slurm as job " + slurmId);
+                return null;
+            });
+        }
+        startTailing();
+        services.queue().follow();
+        try {
+            watch(slurmId, submittedAt);
+        } finally {
+            services.queue().unfollow();
+        }
+    }
+
+    private void watch(long slurmId, Instant submittedAt) throws InterruptedException {
+        String lastReason = null;
+        Instant seen = submittedAt;
+        while (true) {
+            SlurmQueue.Reading reading = services.queue().takenAfter(seen);
+            seen = reading.takenAt();
+            if (reading.failure() != null) {
+                // The controller is away: the job keeps its state until it answers again.
+                continue;
+            }
+            QueuedJob job = reading.jobs().get(slurmId);
+            if (job == null) {
+                settle(outcomeFromFiles("Slurm job " + slurmId + " is gone from the controller without an exit status"));
+                return;
+            }
+            SlurmStates.Phase phase = SlurmStates.of(job.state(), job.reason());
+            if (phase instanceof SlurmStates.Ended ended) {
+                if (!markedRunning && ended.outcome().state() == JobState.SUCCEEDED) {
+                    // It ran and ended between two readings: it ran all the same.
+                    markRunning(slurmId, job.nodes());
+                }
+                settle(outcome(ended.outcome()));
+                return;
+            }
+            if (phase instanceof SlurmStates.Pending pending && !pending.reason().equals(lastReason)) {
+                lastReason = pending.reason();
+                String note = "Slurm job " + slurmId + " is pending: " + lastReason;
+                if (!SlurmStates.NO_REASON.equals(lastReason)) {
+                    persist(() -> {
+                        services.transitions().note(attempt.jobId(), attempt.attempt(), note);
+                        return null;
+                    });
+                }
+            }
+            if (phase instanceof SlurmStates.Running && !markedRunning) {
+                markRunning(slurmId, job.nodes());
+            }
+            if (!timedOut && runningSince != null && Duration.between(runningSince, Instant.now()).compareTo(attempt.timeout()) > 0) {
+                timedOut = true;
+                cancelRequested = true;
+            }
+            if (cancelRequested && !cancelSent) {
+                try {
+                    services.commands().cancel(slurmId);
+                    cancelSent = true;
+                } catch (SlurmException e) {
+                    log.warn("Cancelling Slurm job {} failed, will retry: {}", slurmId, e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Slurm's outcome, with the exit code the ranks wrote; a job cancelled past its timeout failed with TIMEOUT. */
+    private RunOutcome outcome(RunOutcome slurmOutcome) {
+        if (timedOut && slurmOutcome.state() == JobState.CANCELLED) {
+            return RunOutcome.failed(FailureCause.TIMEOUT, null, "ran past its timeout of " + attempt.timeout().toSeconds()
+                    + " s and was cancelled");
+        }
+        if (slurmOutcome.cause() == FailureCause.USER_CODE) {
+            Integer exitCode = firstFailedRank();
+            return RunOutcome.failed(FailureCause.USER_CODE, exitCode, slurmOutcome.message()
+                    + (exitCode == null ? "" : ": a rank exited with " + exitCode));
+        }
+        return slurmOutcome;
+    }
+
+    /** The outcome the attempt's files record, for a job the controller no longer knows. */
+    private RunOutcome outcomeFromFiles(String lost) {
+        Path batchExit = attempt.folder().attempt(attempt.attempt()).resolve("batch.exit");
+        Integer status = readExit(batchExit);
+        if (status == null) {
+            return RunOutcome.failed(FailureCause.INFRASTRUCTURE, null, lost);
+        }
+        if (status == 0) {
+            return RunOutcome.succeeded();
+        }
+        Integer rank = firstFailedRank();
+        return RunOutcome.failed(FailureCause.USER_CODE, rank != null ? rank : status, "the Slurm job failed");
+    }
+
+    /** The exit status of the first rank that failed, by rank. */
+    private Integer firstFailedRank() {
+        for (int rank = 0; rank < attempt.ranks(); rank++) {
+            Integer status = readExit(attempt.folder().exitFile(attempt.attempt(), rank));
+            if (status != null && status != 0) {
+                return status;
+            }
+        }
+        return null;
+    }
+
+    private static Integer readExit(Path file) {
+        try {
+            return Integer.parseInt(Files.readString(file).strip());
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** Tails every rank's output files into the attempt's log, from the offsets stored with its lines. */
+    private void startTailing() {
+        sink = services.logWriter().open(attempt.jobId(), attempt.attempt());
+        Map<String, Long> positions = services.logStore().readPositions(attempt.jobId(), attempt.attempt());
+        for (int rank = 0; rank < attempt.ranks(); rank++) {
+            tail(attempt.folder().stdout(attempt.attempt(), rank), LogStream.STDOUT, rank, positions);
+            tail(attempt.folder().stderr(attempt.attempt(), rank), LogStream.STDERR, rank, positions);
+        }
+    }
+
+    private void tail(Path file, LogStream stream, int rank, Map<String, Long> positions) {
+        FileTailer tailer = new FileTailer(file, stream, rank, positions.getOrDefault(file.getFileName().toString(), 0L),
+                sink::addAll, Long.MAX_VALUE);
+        tailer.start();
+        tailers.add(tailer);
+    }
+
+    /** Stops following on shutdown: Slurm runs on, and the next start resumes the tails from the stored offsets. */
+    void abandon() {
+        tailers.forEach(FileTailer::abandon);
+        if (sink != null) {
+            services.logWriter().abandon(sink);
+        }
+    }
+
+    /** Records that Slurm runs the job, with its id and nodes; a cancel that came meanwhile is forwarded. */
+    private void markRunning(Long slurmId, String nodes) throws InterruptedException {
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("slurmJobId", slurmId);
+        state.put("nodes", nodes);
+        String runState = JSON.writeValueAsString(state);
+        Optional<JobState> now = persist(() -> services.transitions().markRunning(attempt.jobId(), attempt.attempt(), runState));
+        markedRunning = true;
+        runningSince = Instant.now();
+        if (now.isEmpty() || now.get() == JobState.CANCELLING) {
+            cancelRequested = true;
+        }
+    }
+
+    private void settle(RunOutcome outcome) throws InterruptedException {
+        for (FileTailer tailer : tailers) {
+            tailer.finish();
+        }
+        if (sink != null) {
+            services.logWriter().close(sink);
+        }
+        log.info("Job {} attempt {} ({}) ended: {}", attempt.jobId(), attempt.attempt(), name, outcome.state());
+        persist(() -> services.transitions().finish(attempt.jobId(), attempt.attempt(), outcome));
+    }
+
+    /** Retries a Slurm command until the controller answers; the job keeps its state meanwhile. */
+    private <T> T untilAnswered(Supplier<T> command) throws InterruptedException {
+        while (true) {
+            try {
+                return command.get();
+            } catch (SlurmException e) {
+                log.warn("Slurm did not answer for job {}, will retry: {}", attempt.jobId(), e.getMessage());
+                Thread.sleep(services.commandRetry());
+            }
+        }
+    }
+
+    /** The batch job is real: its state change is retried until the database takes it. */
+    private <T> T persist(Supplier<T> change) throws InterruptedException {
+        return RetriedStateChange.untilStored(attempt.jobId(), change);
+    }
+}
