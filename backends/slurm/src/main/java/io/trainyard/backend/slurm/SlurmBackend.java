@@ -25,6 +25,7 @@ import io.trainyard.job.JobState;
 import io.trainyard.launch.CommandWords;
 import io.trainyard.launch.LaunchSpec;
 import io.trainyard.launch.TrainerImages;
+import io.trainyard.validation.InvalidRequestException;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -55,9 +56,18 @@ public class SlurmBackend implements Backend, SmartLifecycle {
         return SlurmModule.DESCRIPTION;
     }
 
+    /** Besides what any host-process backend checks: the workers fill whole nodes, so every node runs as many. */
     @Override
     public void validate(Job job) {
         HostProcesses.validate(job, NAME);
+        int workers = job.getSlots();
+        int perNode = properties.tasksPerNode();
+        if (workers > perNode && workers % perNode != 0) {
+            String field = workers == job.getResource().trainer().workers()
+                    ? "resourceConfig.trainerResourceConfig.localTrainerConfig.numWorkers" : "gpus";
+            throw new InvalidRequestException(field, workers + " workers do not fill whole Slurm nodes of " + perNode
+                    + " (trainyard.slurm.tasks-per-node): ask for a multiple of " + perNode + ", or for at most " + perNode);
+        }
     }
 
     /** The exact batch script and options the job would be submitted with, as its first attempt. */
@@ -74,8 +84,17 @@ public class SlurmBackend implements Backend, SmartLifecycle {
         shown.put("tasksPerNode", shape.tasksPerNode());
         shown.put("gpusPerNode", shape.gpusPerNode());
         List<LaunchPlan.Worker> workers = spec.workers(shape.tasks(), "the allocation's first host", "picked per job").stream()
-                .map(worker -> new LaunchPlan.Worker(worker.rank(), worker.argv(), worker.environment())).toList();
+                .map(worker -> new LaunchPlan.Worker(worker.rank(), worker.argv(), onItsNode(worker.environment(), worker.rank(), shape)))
+                .toList();
         return new LaunchPlan(NAME, shown, folder.root().toString(), workers, null, script(job, 1, folder, spec));
+    }
+
+    /** A worker's environment with its rank on its node, as Slurm numbers the tasks of a node ({@code SLURM_LOCALID}). */
+    private static Map<String, String> onItsNode(Map<String, String> environment, int rank, BatchScript.Shape shape) {
+        Map<String, String> local = new LinkedHashMap<>(environment);
+        local.put("LOCAL_RANK", Integer.toString(rank % shape.tasksPerNode()));
+        local.put("LOCAL_WORLD_SIZE", Integer.toString(shape.tasksPerNode()));
+        return local;
     }
 
     /** Relative to the work folder, which is the batch job's working directory on every node. */

@@ -49,7 +49,7 @@ class BatchScriptTest {
                 "#SBATCH --output=" + folder.attempt(2).resolve("batch.out"),
                 "#SBATCH --no-requeue");
         assertThat(BatchScript.Shape.of(1, 8, false)).isEqualTo(new BatchScript.Shape(1, 1, 0));
-        assertThat(BatchScript.Shape.of(3, 2, false)).isEqualTo(new BatchScript.Shape(2, 2, 0));
+        assertThat(BatchScript.Shape.of(4, 2, false)).isEqualTo(new BatchScript.Shape(2, 2, 0));
     }
 
     /**
