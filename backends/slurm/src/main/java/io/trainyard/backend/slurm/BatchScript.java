@@ -48,6 +48,16 @@ final class BatchScript {
         }
     }
 
+    /** Where the batch job's own output goes (Slurm's messages; the ranks' output has files of its own). */
+    static Path output(WorkFolder folder, int attempt) {
+        return folder.attempt(attempt).resolve("batch.out");
+    }
+
+    /** Where the script writes its exit status once its tasks have ended: the outcome, should Slurm forget the job. */
+    static Path exitFile(WorkFolder folder, int attempt) {
+        return folder.attempt(attempt).resolve("batch.exit");
+    }
+
     /** The Slurm job name of an attempt: unique to it, so a resubmission finds the job instead of submitting twice. */
     static String jobName(UUID jobId, int attempt) {
         return NAME_PREFIX + jobId + "-" + attempt;
@@ -80,7 +90,7 @@ final class BatchScript {
             lines.add("#SBATCH --qos=" + allocation.qos());
         }
         lines.add("#SBATCH --chdir=" + folder.root());
-        lines.add("#SBATCH --output=" + attemptFolder.resolve("batch.out"));
+        lines.add("#SBATCH --output=" + output(folder, attempt));
         // Slurm requeues a job whose node failed unless told not to: Trainyard retries it as a new attempt instead.
         lines.add("#SBATCH --no-requeue");
         lines.add("");
@@ -103,7 +113,7 @@ final class BatchScript {
                 + " trainer \\");
         lines.add("  " + spec.argv().stream().map(BatchScript::quoted).collect(Collectors.joining(" ")));
         lines.add("status=$?");
-        lines.add("echo \"$status\" > " + quoted(attemptFolder.resolve("batch.exit").toString()));
+        lines.add("echo \"$status\" > " + quoted(exitFile(folder, attempt).toString()));
         lines.add("exit \"$status\"");
         return String.join("\n", lines) + "\n";
     }

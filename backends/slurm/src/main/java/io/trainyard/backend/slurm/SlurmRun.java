@@ -63,15 +63,16 @@ final class SlurmRun {
     private volatile boolean cancelRequested;
     private boolean cancelSent;
     private boolean timedOut;
-    private boolean markedRunning;
-    /** Since when the job has run, for its timeout (time pending in Slurm's queue does not count); null while pending. */
+    /**
+     * Since when the job has run, for its timeout (time pending in Slurm's queue does not count); null while it is not
+     * marked RUNNING.
+     */
     private Instant runningSince;
 
     SlurmRun(Services services, Attempt attempt) {
         this.services = services;
         this.attempt = attempt;
         this.name = BatchScript.jobName(attempt.jobId(), attempt.attempt());
-        this.markedRunning = attempt.running();
         this.runningSince = attempt.running() ? attempt.startedAt() : null;
     }
 
@@ -83,18 +84,18 @@ final class SlurmRun {
     void follow(boolean cancelling) throws InterruptedException {
         cancelRequested |= cancelling;
         Optional<QueuedJob> existing = untilAnswered(() -> services.commands().find(name));
-        Path batchExit = attempt.folder().attempt(attempt.attempt()).resolve("batch.exit");
         long slurmId;
         Instant submittedAt;
         if (existing.isPresent()) {
             slurmId = existing.get().id();
             submittedAt = Instant.EPOCH;
             log.info("Job {} attempt {}: following Slurm job {} again", attempt.jobId(), attempt.attempt(), slurmId);
-        } else if (Files.exists(batchExit) || Files.exists(attempt.folder().attempt(attempt.attempt()).resolve("batch.out"))) {
+        } else if (Files.exists(BatchScript.exitFile(attempt.folder(), attempt.attempt()))
+                || Files.exists(BatchScript.output(attempt.folder(), attempt.attempt()))) {
             // Submitted, and ended long enough ago that the controller forgot it (the server was away): its files tell.
             startTailing();
             RunOutcome outcome = outcomeFromFiles("Slurm no longer knows the attempt's job and it left no exit status");
-            if (!markedRunning && outcome.state() == JobState.SUCCEEDED) {
+            if (runningSince == null && outcome.state() == JobState.SUCCEEDED) {
                 markRunning(null, "");
             }
             settle(outcome);
@@ -112,10 +113,7 @@ final class SlurmRun {
                 settle(RunOutcome.failed(FailureCause.LAUNCH_ERROR, null, "Slurm refused the batch job: " + e.getMessage()));
                 return;
             }
-            persist(() -> {
-                services.transitions().note(attempt.jobId(), attempt.attempt(), "submitted to Slurm as job " + slurmId);
-                return null;
-            });
+            note("submitted to Slurm as job " + slurmId);
         }
         startTailing();
         services.queue().follow();
@@ -143,7 +141,7 @@ final class SlurmRun {
             }
             SlurmStates.Phase phase = SlurmStates.of(job.state(), job.reason());
             if (phase instanceof SlurmStates.Ended ended) {
-                if (!markedRunning && ended.outcome().state() == JobState.SUCCEEDED) {
+                if (runningSince == null && ended.outcome().state() == JobState.SUCCEEDED) {
                     // It ran and ended between two readings: it ran all the same.
                     markRunning(slurmId, job.nodes());
                 }
@@ -152,15 +150,11 @@ final class SlurmRun {
             }
             if (phase instanceof SlurmStates.Pending pending && !pending.reason().equals(lastReason)) {
                 lastReason = pending.reason();
-                String note = "Slurm job " + slurmId + " is pending: " + lastReason;
                 if (!SlurmStates.NO_REASON.equals(lastReason)) {
-                    persist(() -> {
-                        services.transitions().note(attempt.jobId(), attempt.attempt(), note);
-                        return null;
-                    });
+                    note("Slurm job " + slurmId + " is pending: " + lastReason);
                 }
             }
-            if (phase instanceof SlurmStates.Running && !markedRunning) {
+            if (phase instanceof SlurmStates.Running && runningSince == null) {
                 markRunning(slurmId, job.nodes());
             }
             if (!timedOut && runningSince != null && Duration.between(runningSince, Instant.now()).compareTo(attempt.timeout()) > 0) {
@@ -194,8 +188,7 @@ final class SlurmRun {
 
     /** The outcome the attempt's files record, for a job the controller no longer knows. */
     private RunOutcome outcomeFromFiles(String lost) {
-        Path batchExit = attempt.folder().attempt(attempt.attempt()).resolve("batch.exit");
-        Integer status = readExit(batchExit);
+        Integer status = readExit(BatchScript.exitFile(attempt.folder(), attempt.attempt()));
         if (status == null) {
             return RunOutcome.failed(FailureCause.INFRASTRUCTURE, null, lost);
         }
@@ -257,7 +250,6 @@ final class SlurmRun {
         state.put("nodes", nodes);
         String runState = JSON.writeValueAsString(state);
         Optional<JobState> now = persist(() -> services.transitions().markRunning(attempt.jobId(), attempt.attempt(), runState));
-        markedRunning = true;
         runningSince = Instant.now();
         if (now.isEmpty() || now.get() == JobState.CANCELLING) {
             cancelRequested = true;
@@ -285,6 +277,14 @@ final class SlurmRun {
                 Thread.sleep(services.commandRetry());
             }
         }
+    }
+
+    /** Adds to the attempt's history, retried until the database takes it. */
+    private void note(String message) throws InterruptedException {
+        persist(() -> {
+            services.transitions().note(attempt.jobId(), attempt.attempt(), message);
+            return null;
+        });
     }
 
     /** The batch job is real: its state change is retried until the database takes it. */
