@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # A real Slurm cluster on this host, for trying the Slurm backend and for its tests:
-#   sudo scripts/slurm-cluster.sh start|stop|status
+#   sudo scripts/slurm-cluster.sh start|stop|status|fail NODE
 # `start` brings up munged, slurmctld and TRAINYARD_SLURM_NODES (2) slurmd "nodes" named node1, node2, ...,
 # waits until sinfo shows every node usable and prints, as its last line, the server arguments that point at
 # the cluster. Started again while it runs, it restarts whichever daemon is missing and prints the same line.
 # `stop` stops what `start` started (by its pid files), the jobs' processes left on the nodes, and removes the
 # network namespaces and bridge it made; files (state, logs, shared/) stay. `status` prints sinfo.
+# `fail NODE` kills every process of one node at once (its slurmd, slurmstepd, the jobs' tasks), as when a node
+# loses power: Slurm marks it DOWN after SlurmdTimeout and ends its jobs NODE_FAIL. `start` brings it back.
 #
 # Everything lives under ${TRAINYARD_SLURM_DIR:-/tmp/trainyard-slurm}:
 #   etc/      slurm.conf, gres.conf, the nodes' /etc/hosts     shared/  the nodes' "shared filesystem"
@@ -46,7 +48,7 @@ nodes=()
 for i in $(seq 1 "$node_count"); do nodes+=("node$i"); done
 
 usage() {
-  echo "usage: $0 start|stop|status" >&2
+  echo "usage: $0 start|stop|status|fail NODE" >&2
   exit 2
 }
 
@@ -330,10 +332,21 @@ status() {
   sinfo --Node --long
 }
 
-[ $# -eq 1 ] || usage
-case "$1" in
-  start) start ;;
-  stop) stop ;;
-  status) status ;;
+fail_node() {
+  require
+  local ns="tyslurm-$1" pids
+  [ -e "/run/netns/$ns" ] || die "no node $1 (no network namespace $ns)"
+  # Every process started in the node's namespaces: the slurmd and what it started keep its network namespace.
+  mapfile -t pids < <(ip netns pids "$ns")
+  [ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2> /dev/null || true
+  rm -f "$dir/run/slurmd-$1.pid"
+  echo "node $1: its ${#pids[@]} processes killed; Slurm marks it DOWN after SlurmdTimeout"
+}
+
+case "${1:-} $#" in
+  "start 1") start ;;
+  "stop 1") stop ;;
+  "status 1") status ;;
+  "fail 2") fail_node "$2" ;;
   *) usage ;;
 esac

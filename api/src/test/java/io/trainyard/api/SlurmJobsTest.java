@@ -3,6 +3,7 @@ package io.trainyard.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
+import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobEvent;
 import io.trainyard.client.model.JobSubmission;
 import io.trainyard.client.model.RetryPolicy;
 import io.trainyard.testing.Eventually;
@@ -35,11 +38,14 @@ class SlurmJobsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final Path CLUSTER = Path.of(System.getProperty("java.io.tmpdir"), "trainyard-slurm-test");
+    private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
     /** Before the server: it is started with the arguments the cluster's start prints. */
     private static final String[] CLUSTER_ARGUMENTS = startCluster();
 
+    /** The nodes share this host's files, so their trainers run from the runtime's virtualenv (torch, the runtime). */
     @RegisterExtension
-    static final ServerExtension server = new ServerExtension("slurm-node", CLUSTER_ARGUMENTS);
+    static final ServerExtension server = new ServerExtension("slurm-node", withArgument(CLUSTER_ARGUMENTS,
+            "--trainyard.slurm.trainer-path=" + REPOSITORY.resolve("runtime/.venv/bin")));
 
     @AfterAll
     static void stopCluster() throws IOException, InterruptedException {
@@ -62,6 +68,42 @@ class SlurmJobsTest {
     }
 
     @Test
+    void ranksOnTwoNodesAllReduceOverGloo() {
+        String program = """
+                import os, torch, torch.distributed as dist
+                dist.init_process_group("gloo")
+                value = torch.tensor([float(os.environ["RANK"]) + 1])
+                dist.all_reduce(value)
+                print("sum", int(value.item()), "on", os.uname().nodename, flush=True)
+                dist.destroy_process_group()
+                """;
+        UUID id = submit(JobBodies.job("all_reduce_on_two_nodes", program, 2));
+
+        JsonNode job = awaitEnded(id);
+
+        assertThat(job.get("state").asString()).as("%s%n%s", job, logTexts(id)).isEqualTo("SUCCEEDED");
+        // c10d also warns that it cannot name a client socket's address (the nodes have no DNS): not ours to check
+        assertThat(logTexts(id).stream().filter(line -> line.startsWith("sum "))).containsExactlyInAnyOrder("sum 3 on node1",
+                "sum 3 on node2");
+    }
+
+    /** GiGL's link-prediction example as users run it, its two workers on two nodes joined by DDP over gloo. */
+    @Test
+    void theLinkPredictionExampleTrainsOnTwoNodes() throws Exception {
+        String task = Files.readString(REPOSITORY.resolve("examples/link-prediction/task_config.yaml"));
+        String resource = Files.readString(REPOSITORY.resolve("examples/link-prediction/resource_config.yaml"))
+                .replaceAll("numWorkers: \\d+", "numWorkers: 2");
+        UUID id = submit(new JobSubmission().jobName("link_prediction_on_two_nodes").taskConfig(task).resourceConfig(resource));
+
+        Job job = server.api().awaitEnded(id, Duration.ofMinutes(5));
+
+        assertThat(job.getState()).as("%s%n%s", job, String.join("\n", logTexts(id))).isEqualTo(Job.StateEnum.SUCCEEDED);
+        assertThat(job.getPlacement().getOnSlurm().getNodes()).isEqualTo(2);
+        assertThat(logTexts(id)).anyMatch(line -> line.contains("2 process(es)"));
+        assertThat(EvalMetrics.read(job).get("mrr")).isGreaterThanOrEqualTo(0.5);
+    }
+
+    @Test
     void aRankThatFailsFailsTheJobInItsCodeWithItsExitCode() {
         UUID id = submit(JobBodies.job("fails_on_slurm", "print('about to fail', flush=True)\nraise SystemExit(7)\n")
                 .retryPolicy(new RetryPolicy().maxAttempts(1)));
@@ -72,6 +114,33 @@ class SlurmJobsTest {
         assertThat(job.get("failureCause").asString()).isEqualTo("USER_CODE");
         assertThat(job.get("exitCode").asInt()).isEqualTo(7);
         assertThat(logTexts(id)).containsExactly("about to fail");
+    }
+
+    /**
+     * A node that dies (every process of it killed: slurmd, slurmstepd, the task) stops answering; Slurm marks it DOWN
+     * and ends its job NODE_FAIL, which is no fault of the job's code: Trainyard runs it again, on the node left.
+     */
+    @Test
+    void aJobWhoseNodeFailsIsRunAgainOnAnotherAndSucceeds() throws Exception {
+        String program = "import socket, time\nprint('on', socket.gethostname(), flush=True)\ntime.sleep(20)\nprint('done', flush=True)\n";
+        UUID id = submit(JobBodies.job("outlives_its_node_on_slurm", program)
+                .retryPolicy(new RetryPolicy().maxAttempts(2).backoffSeconds(1)));
+        Eventually.await("the job says where it runs", () -> !logTexts(id).isEmpty(), WAIT);
+        String node = logTexts(id).getFirst().substring("on ".length());
+        try {
+            clusterScript("fail", node);
+
+            JsonNode job = awaitEnded(id);
+
+            assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("SUCCEEDED");
+            assertThat(job.get("attempt").asInt()).isEqualTo(2);
+            assertThat(server.api().jobs().listJobEvents(id)).extracting(JobEvent::getMessage)
+                    .anyMatch(message -> message != null && message.contains("NODE_FAIL"));
+            assertThat(logTexts(id)).contains("on " + node).last().isEqualTo("done");
+            assertThat(logTexts(id)).filteredOn(line -> line.startsWith("on ")).last().isNotEqualTo("on " + node);
+        } finally {
+            clusterScript("start");  // brings the node back; it returns to service when its slurmd registers
+        }
     }
 
     @Test
@@ -160,6 +229,12 @@ class SlurmJobsTest {
         return server.api().raw();
     }
 
+    private static String[] withArgument(String[] arguments, String argument) {
+        String[] all = Arrays.copyOf(arguments, arguments.length + 1);
+        all[arguments.length] = argument;
+        return all;
+    }
+
     /** Starts the cluster (or finds it running) and answers the server arguments its start prints last. */
     private static String[] startCluster() {
         try {
@@ -173,14 +248,15 @@ class SlurmJobsTest {
         }
     }
 
-    private static List<String> clusterScript(String command) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder("bash", Path.of("..", "scripts", "slurm-cluster.sh").toString(), command)
-                .redirectErrorStream(true);
+    private static List<String> clusterScript(String... command) throws IOException, InterruptedException {
+        List<String> commandLine = new ArrayList<>(List.of("bash", Path.of("..", "scripts", "slurm-cluster.sh").toString()));
+        commandLine.addAll(List.of(command));
+        ProcessBuilder builder = new ProcessBuilder(commandLine).redirectErrorStream(true);
         builder.environment().put("TRAINYARD_SLURM_DIR", CLUSTER.toString());
         Process process = builder.start();
         List<String> lines = new ArrayList<>(new String(process.getInputStream().readAllBytes()).lines().toList());
         if (process.waitFor() != 0) {
-            throw new IllegalStateException("slurm-cluster.sh " + command + " failed: " + String.join("\n", lines));
+            throw new IllegalStateException("slurm-cluster.sh " + String.join(" ", command) + " failed: " + String.join("\n", lines));
         }
         return lines;
     }
