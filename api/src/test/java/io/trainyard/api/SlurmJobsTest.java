@@ -6,10 +6,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import io.trainyard.client.model.Job;
 import io.trainyard.client.model.JobEvent;
@@ -143,6 +147,29 @@ class SlurmJobsTest {
         }
     }
 
+    /**
+     * Jobs queue in Slurm, not in Trainyard: 200 jobs of two GPU workers each, on a cluster of two nodes with two GPUs
+     * each, which runs two such jobs at a time. However many are followed, the controller is read with one squeue per
+     * poll interval (2 s), which Slurm's own RPC statistics ({@code sdiag}) count.
+     */
+    @Test
+    void twoHundredQueuedJobsAllSucceedWhileTheControllerIsReadOncePerPollInterval() throws Exception {
+        long readsBefore = queueReads();
+        Instant started = Instant.now();
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            ids.add(submit(JobBodies.job("queued_on_slurm_" + i, "pass").gpus(2)));
+        }
+        Eventually.await("200 jobs ended", () -> jobsNamed("queued_on_slurm_", "SUCCEEDED", "FAILED", "CANCELLED") == 200,
+                Duration.ofMinutes(10));
+        Duration took = Duration.between(started, Instant.now());
+        long reads = queueReads() - readsBefore;
+
+        assertThat(jobsNamed("queued_on_slurm_", "SUCCEEDED")).isEqualTo(200);
+        assertThat(job(ids.getFirst()).get("placement").get("gpusPerNode").asInt()).isEqualTo(1);
+        assertThat(reads).as("squeue calls in %s", took).isLessThanOrEqualTo(took.toSeconds() / 2 + 1);
+    }
+
     @Test
     void cancelEndsTheBatchJob() {
         UUID id = submit(JobBodies.job("cancelled_on_slurm", JobBodies.ticking(600, 0.5)));
@@ -227,6 +254,24 @@ class SlurmJobsTest {
 
     private static RawHttpClient raw() {
         return server.api().raw();
+    }
+
+    /** How many jobs whose name starts with {@code prefix} are in one of these states. */
+    private static int jobsNamed(String prefix, String... states) {
+        String query = "/jobs?limit=500&namePrefix=" + prefix + Arrays.stream(states).map(state -> "&state=" + state)
+                .collect(Collectors.joining());
+        return raw().get(query).body().get("jobs").size();
+    }
+
+    /** Reads of the job queue (squeue's REQUEST_JOB_INFO) the controller has answered since it started. */
+    private static long queueReads() throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder("sdiag").redirectErrorStream(true);
+        builder.environment().put("SLURM_CONF", CLUSTER.resolve("etc/slurm.conf").toString());
+        Process process = builder.start();
+        String out = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor()).as(out).isZero();
+        Matcher count = Pattern.compile("REQUEST_JOB_INFO\\s+\\(\\s*\\d+\\)\\s+count:(\\d+)").matcher(out);
+        return count.find() ? Long.parseLong(count.group(1)) : 0;
     }
 
     private static String[] withArgument(String[] arguments, String argument) {

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -77,12 +76,6 @@ class SlurmCommands {
     /** Every job the controller knows, ended ones included (for {@code MinJobAge} after they end): one call. */
     List<QueuedJob> queue() {
         return parseQueue(run(List.of("squeue", "--noheader", "--all", "--states=all", "--format=" + QUEUE_FORMAT), null));
-    }
-
-    /** The job of this name, if the controller knows it. */
-    Optional<QueuedJob> find(String name) {
-        return parseQueue(run(List.of("squeue", "--noheader", "--all", "--states=all", "--name=" + name, "--format=" + QUEUE_FORMAT),
-                null)).stream().filter(job -> job.name().equals(name)).findFirst();
     }
 
     /** Asks Slurm to end the job: SIGTERM to its tasks, SIGKILL after the cluster's {@code KillWait}. */

@@ -3,6 +3,7 @@ package io.trainyard.backend.slurm;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -22,6 +23,11 @@ final class SlurmQueue implements Runnable {
      * @param failure why the controller could not be read (it is restarting, unreachable), or null
      */
     record Reading(Instant takenAt, Map<Long, QueuedJob> jobs, String failure) {
+
+        /** The job of this name, if the controller knows it. */
+        Optional<QueuedJob> named(String name) {
+            return jobs.values().stream().filter(job -> job.name().equals(name)).findFirst();
+        }
     }
 
     private final SlurmCommands commands;

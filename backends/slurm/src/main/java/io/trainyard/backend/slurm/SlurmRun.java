@@ -42,8 +42,7 @@ final class SlurmRun {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** What a run needs from its backend. */
-    record Services(SlurmCommands commands, SlurmQueue queue, JobTransitions transitions, LogWriter logWriter, LogStore logStore,
-            Duration commandRetry) {
+    record Services(SlurmCommands commands, SlurmQueue queue, JobTransitions transitions, LogWriter logWriter, LogStore logStore) {
     }
 
     /**
@@ -83,12 +82,24 @@ final class SlurmRun {
     /** Runs until the attempt has ended and is recorded, or the thread is interrupted (shutdown). */
     void follow(boolean cancelling) throws InterruptedException {
         cancelRequested |= cancelling;
-        Optional<QueuedJob> existing = untilAnswered(() -> services.commands().find(name));
+        services.queue().follow();
+        try {
+            submitOrFindAgain();
+        } finally {
+            services.queue().unfollow();
+        }
+    }
+
+    private void submitOrFindAgain() throws InterruptedException {
+        // Whether the attempt was submitted before (by a server that died before it could store that) is read from a
+        // reading of the whole queue begun now, not a squeue of its own: a burst of submissions costs one call.
+        SlurmQueue.Reading before = answeredReadingAfter(Instant.now());
+        Optional<QueuedJob> existing = before.named(name);
         long slurmId;
         Instant submittedAt;
         if (existing.isPresent()) {
             slurmId = existing.get().id();
-            submittedAt = Instant.EPOCH;
+            submittedAt = before.takenAt();
             log.info("Job {} attempt {}: following Slurm job {} again", attempt.jobId(), attempt.attempt(), slurmId);
         } else if (Files.exists(BatchScript.exitFile(attempt.folder(), attempt.attempt()))
                 || Files.exists(BatchScript.output(attempt.folder(), attempt.attempt()))) {
@@ -116,12 +127,17 @@ final class SlurmRun {
             note("submitted to Slurm as job " + slurmId);
         }
         startTailing();
-        services.queue().follow();
-        try {
-            watch(slurmId, submittedAt);
-        } finally {
-            services.queue().unfollow();
+        watch(slurmId, submittedAt);
+    }
+
+    /** The first reading of the queue begun after {@code instant} that the controller answered. */
+    private SlurmQueue.Reading answeredReadingAfter(Instant instant) throws InterruptedException {
+        SlurmQueue.Reading reading = services.queue().takenAfter(instant);
+        while (reading.failure() != null) {
+            log.warn("Slurm did not answer for job {}, will read again: {}", attempt.jobId(), reading.failure());
+            reading = services.queue().takenAfter(reading.takenAt());
         }
+        return reading;
     }
 
     private void watch(long slurmId, Instant submittedAt) throws InterruptedException {
@@ -265,18 +281,6 @@ final class SlurmRun {
         }
         log.info("Job {} attempt {} ({}) ended: {}", attempt.jobId(), attempt.attempt(), name, outcome.state());
         persist(() -> services.transitions().finish(attempt.jobId(), attempt.attempt(), outcome));
-    }
-
-    /** Retries a Slurm command until the controller answers; the job keeps its state meanwhile. */
-    private <T> T untilAnswered(Supplier<T> command) throws InterruptedException {
-        while (true) {
-            try {
-                return command.get();
-            } catch (SlurmException e) {
-                log.warn("Slurm did not answer for job {}, will retry: {}", attempt.jobId(), e.getMessage());
-                Thread.sleep(services.commandRetry());
-            }
-        }
     }
 
     /** Adds to the attempt's history, retried until the database takes it. */
