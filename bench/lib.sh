@@ -4,8 +4,17 @@ source scripts/select-jdk.sh
 
 work="$(mktemp -d)"
 # On any exit: stops the servers the run started (each leaves its pid in $work/server-*.pid) and waits for
-# them, so that their data is no longer written when $work goes.
-trap 'for f in "$work"/server-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"' EXIT
+# them, so that their data is no longer written when $work goes; then runs the benchmark's own exit_hooks
+# (e.g. stopping a cluster it started).
+exit_hooks=()
+on_exit() {
+  for f in "$work"/server-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; done
+  wait 2>/dev/null
+  local hook
+  for hook in "${exit_hooks[@]}"; do eval "$hook" || true; done
+  rm -rf "$work"
+}
+trap on_exit EXIT
 
 # Maven on JDK 24+ prints sun.misc.Unsafe deprecation warnings (from its own Guava) and colour resets even
 # with -q; they are left out here. Its exit status still counts (pipefail).

@@ -21,7 +21,9 @@ import tools.jackson.databind.json.JsonMapper;
  * servers. Java's source launcher runs it with the testing module (job bodies) and its dependencies on the
  * class path, as run.sh builds it: {@code java -cp CLASSPATH ServerBench.java <phase> <base-url>}.
  * Phases: submit (16 concurrent clients against an API-only replica), dispatch (submit-to-process-start
- * latency of no-op jobs, one at a time), logs (a job printing 1,000,000 lines, followed over SSE).
+ * latency of no-op jobs, one at a time), logs (a job printing 1,000,000 lines, followed over SSE), slurm (on a
+ * server with the Slurm backend: submit-to-RUNNING latency one job at a time, then batch jobs submitted to sbatch per
+ * second in a burst; run by bench/slurm/run.sh).
  */
 public class ServerBench {
 
@@ -37,6 +39,7 @@ public class ServerBench {
             case "submit" -> submissions(base, 16, Integer.parseInt(args.length > 2 ? args[2] : "10000"));
             case "dispatch" -> dispatchLatency(base, Integer.parseInt(args.length > 2 ? args[2] : "200"));
             case "logs" -> logThroughput(base, Integer.parseInt(args.length > 2 ? args[2] : "1000000"));
+            case "slurm" -> slurm(base, Integer.parseInt(args.length > 2 ? args[2] : "200"));
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -126,6 +129,63 @@ public class ServerBench {
         }
         System.out.printf("dispatch: submit-to-process-start latency over %d no-op jobs: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 jobs, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
+    }
+
+    static final List<String> ENDED = List.of("SUCCEEDED", "FAILED", "CANCELLED");
+
+    /**
+     * Slurm: the latency from submission until Trainyard shows the job RUNNING, one no-op job at a time on an idle
+     * cluster (Slurm's scheduling and start, plus up to a poll interval until squeue shows it); then {@code burst}
+     * jobs submitted as fast as one client can, and how fast the backend hands them to sbatch (from each job's
+     * "submitted to Slurm" event, first to last).
+     */
+    static void slurm(String base, int burst) throws Exception {
+        String json = body("bench_slurm", "pass").replaceFirst("\\{", "{\"backend\":\"slurm\",");
+        List<Long> latencies = new ArrayList<>();
+        for (int i = 0; i < 23; i++) {
+            String id = submit(base, json);
+            JsonNode job = get(base + "/jobs/" + id);
+            while (job.get("startedAt").isNull() && !ENDED.contains(job.get("state").asString())) {
+                Thread.sleep(20);
+                job = get(base + "/jobs/" + id);
+            }
+            if (i >= 3 && !job.get("startedAt").isNull()) { // the first jobs warm up the JIT and the nodes' caches
+                latencies.add(Duration.between(Instant.parse(job.get("createdAt").asString()),
+                        Instant.parse(job.get("startedAt").asString())).toNanos());
+            }
+            while (!ENDED.contains(job.get("state").asString())) {
+                Thread.sleep(50);
+                job = get(base + "/jobs/" + id);
+            }
+        }
+        System.out.printf("slurm: submit-to-RUNNING latency over %d no-op jobs, one at a time: p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
+                latencies.size(), percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
+
+        List<String> ids = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int i = 0; i < burst; i++) {
+            ids.add(submit(base, json));
+        }
+        double postSeconds = (System.nanoTime() - start) / 1e9;
+        List<Instant> submitted = new ArrayList<>();
+        for (String id : ids) {
+            Instant at = null;
+            while (at == null) {
+                for (JsonNode event : get(base + "/jobs/" + id + "/events")) {
+                    if (event.path("message").asString("").startsWith("submitted to Slurm")) {
+                        at = Instant.parse(event.get("at").asString());
+                    }
+                }
+                if (at == null) {
+                    Thread.sleep(200);
+                }
+            }
+            submitted.add(at);
+        }
+        Collections.sort(submitted);
+        double sbatchSeconds = Duration.between(submitted.getFirst(), submitted.getLast()).toNanos() / 1e9;
+        System.out.printf("slurm: %d jobs posted in %.2f s; handed to sbatch in %.2f s from the first to the last = %.1f sbatch/s%n",
+                burst, postSeconds, sbatchSeconds, (burst - 1) / sbatchSeconds);
     }
 
     /**

@@ -116,7 +116,7 @@ public class SlurmBackend implements Backend, SmartLifecycle {
 
     @Override
     public void launch(Job job) {
-        follow(job, false);
+        follow(job, false, false);
     }
 
     @Override
@@ -128,18 +128,18 @@ public class SlurmBackend implements Backend, SmartLifecycle {
     @Override
     public void recover(List<Job> activeJobsOfThisNode) {
         for (Job job : activeJobsOfThisNode) {
-            follow(job, job.getState() == JobState.CANCELLING);
+            follow(job, true, job.getState() == JobState.CANCELLING);
         }
     }
 
-    private void follow(Job job, boolean cancelling) {
+    private void follow(Job job, boolean recovered, boolean cancelling) {
         UUID id = job.getId();
         int attempt = job.getAttempt();
         WorkFolder folder = folder(id);
         LaunchSpec spec = launchSpec(job, folder);
         String script = script(job, attempt, folder, spec);
         Runnable prepare = () -> prepare(job, attempt, folder, spec, script);
-        SlurmRun run = new SlurmRun(services, new SlurmRun.Attempt(id, attempt, job.getState() != JobState.STARTING, folder,
+        SlurmRun run = new SlurmRun(services, new SlurmRun.Attempt(id, attempt, recovered, job.getState() != JobState.STARTING, folder,
                 shape(job).tasks(), script, prepare,
                 job.getStartedAt() == null ? Instant.now() : job.getStartedAt(), Duration.ofSeconds(job.getTimeoutSeconds())));
         // At shutdown the batch job goes on, and the next start follows it again.

@@ -48,9 +48,10 @@ final class SlurmRun {
     /**
      * A job attempt as the backend hands it over.
      *
+     * @param recovered whether a restarted server follows it again (its batch job may exist), not a new attempt
      * @param running whether the job is already RUNNING (a restarted server follows it again)
      */
-    record Attempt(UUID jobId, int attempt, boolean running, WorkFolder folder, int ranks, String script, Runnable prepare,
+    record Attempt(UUID jobId, int attempt, boolean recovered, boolean running, WorkFolder folder, int ranks, String script, Runnable prepare,
             Instant startedAt, Duration timeout) {
     }
 
@@ -91,18 +92,19 @@ final class SlurmRun {
     }
 
     private void submitOrFindAgain() throws InterruptedException {
-        // Whether the attempt was submitted before (by a server that died before it could store that) is read from a
-        // reading of the whole queue begun now, not a squeue of its own: a burst of submissions costs one call.
-        SlurmQueue.Reading before = answeredReadingAfter(Instant.now());
-        Optional<QueuedJob> existing = before.named(name);
+        // Only an attempt followed again after a restart may have been submitted before (by a server that died before
+        // it could store that). Whether it was is read from a reading of the whole queue begun now, not a squeue of
+        // its own: a restart following many jobs costs one call.
+        SlurmQueue.Reading before = attempt.recovered() ? answeredReadingAfter(Instant.now()) : null;
+        Optional<QueuedJob> existing = before == null ? Optional.empty() : before.named(name);
         long slurmId;
         Instant submittedAt;
         if (existing.isPresent()) {
             slurmId = existing.get().id();
             submittedAt = before.takenAt();
             log.info("Job {} attempt {}: following Slurm job {} again", attempt.jobId(), attempt.attempt(), slurmId);
-        } else if (Files.exists(BatchScript.exitFile(attempt.folder(), attempt.attempt()))
-                || Files.exists(BatchScript.output(attempt.folder(), attempt.attempt()))) {
+        } else if (attempt.recovered() && (Files.exists(BatchScript.exitFile(attempt.folder(), attempt.attempt()))
+                || Files.exists(BatchScript.output(attempt.folder(), attempt.attempt())))) {
             // Submitted, and ended long enough ago that the controller forgot it (the server was away): its files tell.
             startTailing();
             RunOutcome outcome = outcomeFromFiles("Slurm no longer knows the attempt's job and it left no exit status");
