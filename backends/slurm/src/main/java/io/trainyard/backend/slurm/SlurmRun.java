@@ -119,8 +119,10 @@ final class SlurmRun {
         } else {
             try {
                 attempt.prepare().run();
-                submittedAt = Instant.now();
                 slurmId = services.commands().submit(attempt.script());
+                // After sbatch has answered, not before: a reading begun while it ran may lack the job, which would
+                // then look gone from the controller and be failed (and run again) while it runs.
+                submittedAt = Instant.now();
             } catch (RuntimeException e) {
                 log.warn("Submitting job {} to Slurm failed", attempt.jobId(), e);
                 settle(RunOutcome.failed(FailureCause.LAUNCH_ERROR, null, "Slurm refused the batch job: " + e.getMessage()));
