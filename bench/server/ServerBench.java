@@ -114,24 +114,38 @@ public class ServerBench {
     }
 
     static void dispatchLatency(String base, int jobs) throws Exception {
-        List<Long> latencies = new ArrayList<>();
-        for (int i = 0; i < jobs + 20; i++) {
-            String id = submit(base, body("bench_dispatch", "pass"));
-            JsonNode job = get(base + "/jobs/" + id);
-            while (!List.of("SUCCEEDED", "FAILED", "CANCELLED").contains(job.get("state").asString())) {
-                Thread.sleep(5);
-                job = get(base + "/jobs/" + id);
-            }
-            if (i >= 20) { // the first jobs warm up the JIT
-                latencies.add(Duration.between(Instant.parse(job.get("createdAt").asString()),
-                        Instant.parse(job.get("startedAt").asString())).toNanos());
-            }
-        }
+        // The first 20 jobs warm up the JIT.
+        List<Long> latencies = startLatencies(base, body("bench_dispatch", "pass"), 20, jobs, 5);
         System.out.printf("dispatch: submit-to-process-start latency over %d no-op jobs: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 jobs, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
     }
 
     static final List<String> ENDED = List.of("SUCCEEDED", "FAILED", "CANCELLED");
+
+    /**
+     * Submits {@code warmUp + jobs} jobs of this body one at a time, each after the previous one ended (polled every
+     * {@code pollMillis}), and answers the time from submission to start ({@code createdAt} to {@code startedAt}) of all
+     * but the first {@code warmUp}.
+     */
+    static List<Long> startLatencies(String base, String json, int warmUp, int jobs, long pollMillis) throws Exception {
+        List<Long> latencies = new ArrayList<>();
+        for (int i = 0; i < warmUp + jobs; i++) {
+            String id = submit(base, json);
+            JsonNode job = get(base + "/jobs/" + id);
+            while (!ENDED.contains(job.get("state").asString())) {
+                Thread.sleep(pollMillis);
+                job = get(base + "/jobs/" + id);
+            }
+            if (i >= warmUp) {
+                if (job.get("startedAt").isNull()) {
+                    throw new IllegalStateException("job " + id + " ended without starting: " + job);
+                }
+                latencies.add(Duration.between(Instant.parse(job.get("createdAt").asString()),
+                        Instant.parse(job.get("startedAt").asString())).toNanos());
+            }
+        }
+        return latencies;
+    }
 
     /**
      * Slurm: the latency from submission until Trainyard shows the job RUNNING, one no-op job at a time on an idle
@@ -141,23 +155,8 @@ public class ServerBench {
      */
     static void slurm(String base, int burst) throws Exception {
         String json = body("bench_slurm", "pass").replaceFirst("\\{", "{\"backend\":\"slurm\",");
-        List<Long> latencies = new ArrayList<>();
-        for (int i = 0; i < 23; i++) {
-            String id = submit(base, json);
-            JsonNode job = get(base + "/jobs/" + id);
-            while (job.get("startedAt").isNull() && !ENDED.contains(job.get("state").asString())) {
-                Thread.sleep(20);
-                job = get(base + "/jobs/" + id);
-            }
-            if (i >= 3 && !job.get("startedAt").isNull()) { // the first jobs warm up the JIT and the nodes' caches
-                latencies.add(Duration.between(Instant.parse(job.get("createdAt").asString()),
-                        Instant.parse(job.get("startedAt").asString())).toNanos());
-            }
-            while (!ENDED.contains(job.get("state").asString())) {
-                Thread.sleep(50);
-                job = get(base + "/jobs/" + id);
-            }
-        }
+        // The first 3 jobs warm up the JIT and the nodes' caches; a Slurm job takes seconds, so polled less often.
+        List<Long> latencies = startLatencies(base, json, 3, 20, 50);
         System.out.printf("slurm: submit-to-RUNNING latency over %d no-op jobs, one at a time: p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
                 latencies.size(), percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
 

@@ -166,6 +166,8 @@ class SlurmJobsTest {
         long reads = queueReads() - readsBefore;
 
         assertThat(jobsNamed("queued_on_slurm_", "SUCCEEDED")).isEqualTo(200);
+        assertThat(raw().get("/jobs?limit=500&namePrefix=queued_on_slurm_").body().get("jobs"))
+                .allSatisfy(job -> assertThat(job.get("attempt").asInt()).as(job.toString()).isEqualTo(1));
         assertThat(job(ids.getFirst()).get("placement").get("gpusPerNode").asInt()).isEqualTo(1);
         assertThat(reads).as("squeue calls in %s", took).isLessThanOrEqualTo(took.toSeconds() / 2 + 1);
     }
@@ -265,11 +267,7 @@ class SlurmJobsTest {
 
     /** Reads of the job queue (squeue's REQUEST_JOB_INFO) the controller has answered since it started. */
     private static long queueReads() throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder("sdiag").redirectErrorStream(true);
-        builder.environment().put("SLURM_CONF", CLUSTER.resolve("etc/slurm.conf").toString());
-        Process process = builder.start();
-        String out = new String(process.getInputStream().readAllBytes());
-        assertThat(process.waitFor()).as(out).isZero();
+        String out = String.join("\n", onCluster(List.of("sdiag")));
         Matcher count = Pattern.compile("REQUEST_JOB_INFO\\s+\\(\\s*\\d+\\)\\s+count:(\\d+)").matcher(out);
         return count.find() ? Long.parseLong(count.group(1)) : 0;
     }
@@ -296,12 +294,18 @@ class SlurmJobsTest {
     private static List<String> clusterScript(String... command) throws IOException, InterruptedException {
         List<String> commandLine = new ArrayList<>(List.of("bash", Path.of("..", "scripts", "slurm-cluster.sh").toString()));
         commandLine.addAll(List.of(command));
+        return onCluster(commandLine);
+    }
+
+    /** Runs a command against the test's cluster (the script's folder, Slurm's config) and answers its output lines. */
+    private static List<String> onCluster(List<String> commandLine) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(commandLine).redirectErrorStream(true);
         builder.environment().put("TRAINYARD_SLURM_DIR", CLUSTER.toString());
+        builder.environment().put("SLURM_CONF", CLUSTER.resolve("etc/slurm.conf").toString());
         Process process = builder.start();
         List<String> lines = new ArrayList<>(new String(process.getInputStream().readAllBytes()).lines().toList());
         if (process.waitFor() != 0) {
-            throw new IllegalStateException("slurm-cluster.sh " + String.join(" ", command) + " failed: " + String.join("\n", lines));
+            throw new IllegalStateException(String.join(" ", commandLine) + " failed: " + String.join("\n", lines));
         }
         return lines;
     }
