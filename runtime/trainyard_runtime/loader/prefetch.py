@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Iterable, Iterator
@@ -66,10 +67,8 @@ class _SamplingThread:
         """Ends the thread when the caller leaves early (a step budget reached, an error in training)."""
         self._stopping.set()
         while self._thread.is_alive():
-            try:
+            with contextlib.suppress(queue.Empty):
                 self._handed.get(timeout=0.1)  # frees a thread blocked on a full queue
-            except queue.Empty:
-                pass
 
     def _run(self, iterator: Iterator[Batch], device_index: int) -> None:
         try:  # whatever fails here must reach the caller, which otherwise waits for ever
@@ -82,7 +81,7 @@ class _SamplingThread:
                     if not self._hand((batch, ready)):
                         return
             self._hand(None)
-        except BaseException as error:  # noqa: BLE001 -- raised again in the training thread
+        except BaseException as error:  # raised again in the training thread
             self._hand(error)
 
     def _hand(self, item) -> bool:
