@@ -234,6 +234,17 @@ class SlurmJobsTest {
         assertThat(plan.body().get("placement").get("nodes").asInt()).isEqualTo(2);
     }
 
+    @Test
+    void aJobNeedingMoreNodesThanThePartitionHasIsRefusedAtSubmissionOnItsField() {
+        RawHttpClient.Response refused = raw().post("/jobs", JobBodies.asJson(JobBodies.job("too_big_for_slurm", "pass", 3)
+                .backend("slurm")));
+
+        assertThat(refused.status()).as(refused.body().toString()).isEqualTo(422);
+        JsonNode error = refused.body().get("errors").get(0);
+        assertThat(error.get("field").asString()).isEqualTo("resourceConfig.trainerResourceConfig.localTrainerConfig.numWorkers");
+        assertThat(error.get("message").asString()).isEqualTo("3 workers need 3 nodes with 1 CPU each; Slurm partition 'debug' has 2 such nodes");
+    }
+
     private static UUID submit(JobSubmission submission) {
         RawHttpClient.Response created = raw().post("/jobs", JobBodies.asJson(submission.backend("slurm")));
         assertThat(created.status()).as(created.body().toString()).isEqualTo(201);

@@ -42,13 +42,15 @@ public class SlurmBackend implements Backend, SmartLifecycle {
     /** This replica: it follows the batch jobs it submits, and re-attaches to them after a restart. */
     private final String nodeId;
     private final SlurmRun.Services services;
+    private final SlurmPartitions partitions;
     private final FollowedRuns<SlurmRun> runs = new FollowedRuns<>(NAME);
     private Thread queueReader;
 
-    SlurmBackend(SlurmProperties properties, String nodeId, SlurmRun.Services services) {
+    SlurmBackend(SlurmProperties properties, String nodeId, SlurmRun.Services services, SlurmPartitions partitions) {
         this.properties = properties;
         this.nodeId = nodeId;
         this.services = services;
+        this.partitions = partitions;
     }
 
     @Override
@@ -56,18 +58,40 @@ public class SlurmBackend implements Backend, SmartLifecycle {
         return SlurmModule.DESCRIPTION;
     }
 
-    /** Besides what any host-process backend checks: the workers fill whole nodes, so every node runs as many. */
+    /**
+     * Besides what any host-process backend checks: the workers fill whole nodes, so every node runs as many; and the
+     * job's partition has that many nodes able to hold a node's share.
+     */
     @Override
     public void validate(Job job) {
         HostProcesses.validate(job, NAME);
         int workers = job.getSlots();
         int perNode = properties.tasksPerNode();
         if (workers > perNode && workers % perNode != 0) {
-            String field = workers == job.getResource().trainer().workers()
-                    ? "resourceConfig.trainerResourceConfig.localTrainerConfig.numWorkers" : "gpus";
-            throw new InvalidRequestException(field, workers + " workers do not fill whole Slurm nodes of " + perNode
+            throw new InvalidRequestException(workersField(job), workers + " workers do not fill whole Slurm nodes of " + perNode
                     + " (trainyard.slurm.tasks-per-node): ask for a multiple of " + perNode + ", or for at most " + perNode);
         }
+        BatchScript.Shape shape = shape(job);
+        String partition = properties.allocationOf(job.getProject()).partition();
+        partitions.fitting(partition, shape).ifPresent(fitting -> {
+            if (fitting < shape.nodes()) {
+                throw new InvalidRequestException(workersField(job), workers + " workers need " + counted(shape.nodes(), "node")
+                        + " with " + counted(shape.tasksPerNode(), "CPU")
+                        + (shape.gpusPerNode() > 0 ? " and " + counted(shape.gpusPerNode(), "GPU") : "")
+                        + " each; Slurm partition '" + (partition == null ? "(the cluster's default)" : partition) + "' has "
+                        + counted(fitting, "such node"));
+            }
+        });
+    }
+
+    private static String counted(int count, String noun) {
+        return count + " " + noun + (count == 1 ? "" : "s");
+    }
+
+    /** The field that asked for the workers: the resource config's, or the submission's {@code gpus}. */
+    private static String workersField(Job job) {
+        return job.getSlots() == job.getResource().trainer().workers()
+                ? "resourceConfig.trainerResourceConfig.localTrainerConfig.numWorkers" : "gpus";
     }
 
     /** The exact batch script and options the job would be submitted with, as its first attempt. */

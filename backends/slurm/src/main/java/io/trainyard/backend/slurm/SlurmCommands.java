@@ -28,6 +28,8 @@ class SlurmCommands {
 
     /** The fields of a job {@link #queue} reads: id, name, state, reason, nodes. {@code |} appears in none of them. */
     private static final String QUEUE_FORMAT = "%i|%j|%T|%r|%N";
+    /** The fields of a node {@link #nodes} reads: name, partition ({@code *} after the default one), CPUs, generic resources. */
+    private static final String NODE_FORMAT = "%N|%P|%c|%G";
 
     private final Map<String, String> environment;
     private final Duration timeout;
@@ -78,6 +80,11 @@ class SlurmCommands {
         return parseQueue(run(List.of("squeue", "--noheader", "--all", "--states=all", "--format=" + QUEUE_FORMAT), null));
     }
 
+    /** Every node of every partition, once per partition it is in: one call. */
+    List<SlurmPartitions.Node> nodes() {
+        return parseNodes(run(List.of("sinfo", "--noheader", "--Node", "--format=" + NODE_FORMAT), null));
+    }
+
     /** Asks Slurm to end the job: SIGTERM to its tasks, SIGKILL after the cluster's {@code KillWait}. */
     void cancel(long jobId) {
         run(List.of("scancel", Long.toString(jobId)), null);
@@ -85,11 +92,7 @@ class SlurmCommands {
 
     static List<QueuedJob> parseQueue(String out) {
         List<QueuedJob> jobs = new ArrayList<>();
-        for (String line : out.split("\n")) {
-            String[] fields = line.strip().split("\\|", -1);
-            if (fields.length != 5) {
-                continue;
-            }
+        for (String[] fields : rows(out, 5)) {
             try {
                 jobs.add(new QueuedJob(Long.parseLong(fields[0]), fields[1], fields[2], fields[3], fields[4]));
             } catch (NumberFormatException e) {
@@ -97,6 +100,49 @@ class SlurmCommands {
             }
         }
         return jobs;
+    }
+
+    static List<SlurmPartitions.Node> parseNodes(String out) {
+        List<SlurmPartitions.Node> nodes = new ArrayList<>();
+        for (String[] fields : rows(out, 4)) {
+            boolean inDefault = fields[1].endsWith("*");
+            String partition = inDefault ? fields[1].substring(0, fields[1].length() - 1) : fields[1];
+            try {
+                nodes.add(new SlurmPartitions.Node(fields[0], partition, inDefault, Integer.parseInt(fields[2]), gpus(fields[3])));
+            } catch (NumberFormatException e) {
+                // A CPU count such as "4+" (nodes of one line differ): not a line of --Node output.
+            }
+        }
+        return nodes;
+    }
+
+    /** The lines of a command's {@code |}-separated output that have {@code count} fields, split. */
+    private static List<String[]> rows(String out, int count) {
+        List<String[]> rows = new ArrayList<>();
+        for (String line : out.split("\n")) {
+            String[] fields = line.strip().split("\\|", -1);
+            if (fields.length == count) {
+                rows.add(fields);
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * The GPUs in a node's generic resources: {@code gpu:2}, {@code gpu:a100:4(S:0-1)}, {@code gpu:a100:2,gpu:v100:1}
+     * (3), {@code (null)} (none).
+     */
+    static int gpus(String gres) {
+        int gpus = 0;
+        for (String resource : gres.split(",")) {
+            String[] parts = resource.replaceFirst("\\(.*$", "").split(":");
+            if (parts[0].equals("gpu")) {
+                String last = parts[parts.length - 1];
+                // "gpu" and "gpu:a100" name one GPU; the count, when there is one, comes last.
+                gpus += last.chars().allMatch(Character::isDigit) && parts.length > 1 ? Integer.parseInt(last) : 1;
+            }
+        }
+        return gpus;
     }
 
     private String run(List<String> argv, String stdin) {

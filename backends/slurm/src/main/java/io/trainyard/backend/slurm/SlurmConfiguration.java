@@ -20,6 +20,7 @@ public class SlurmConfiguration {
             LogStore logStore) {
         SlurmCommands commands = new SlurmCommands(properties.conf(), properties.commandTimeout());
         SlurmQueue queue = new SlurmQueue(commands, properties.pollInterval());
-        return new SlurmBackend(properties, trainyard.nodeId(), new SlurmRun.Services(commands, queue, transitions, logWriter, logStore));
+        return new SlurmBackend(properties, trainyard.nodeId(), new SlurmRun.Services(commands, queue, transitions, logWriter, logStore),
+                new SlurmPartitions(commands::nodes));
     }
 }

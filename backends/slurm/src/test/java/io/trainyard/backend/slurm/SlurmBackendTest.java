@@ -27,10 +27,21 @@ class SlurmBackendTest {
     @TempDir
     Path workRoot;
 
+    /** Partition "gpu": two nodes of 4 CPUs and 2 GPUs. */
+    private static final SlurmPartitions TWO_NODES = new SlurmPartitions(() -> SlurmCommands.parseNodes("""
+            node1|gpu|4|gpu:2
+            node2|gpu|4|gpu:2
+            node3|cpu*|64|(null)
+            """));
+
     private SlurmBackend backend(int tasksPerNode) {
+        return backend(tasksPerNode, TWO_NODES);
+    }
+
+    private SlurmBackend backend(int tasksPerNode, SlurmPartitions partitions) {
         SlurmProperties properties = new SlurmProperties(true, null, workRoot, "gpu", null, null, Map.of(), tasksPerNode, List.of(),
                 Duration.ofSeconds(2), Duration.ofSeconds(30));
-        return new SlurmBackend(properties, "node", null);
+        return new SlurmBackend(properties, "node", null, partitions);
     }
 
     private static Job job(int workers) {
@@ -50,6 +61,29 @@ class SlurmBackendTest {
                         .extracting(Violation::field).containsExactly("resourceConfig.trainerResourceConfig.localTrainerConfig.numWorkers"));
         backend(2).validate(job(4));
         backend(4).validate(job(3));
+    }
+
+    @Test
+    void aJobNeedingMoreNodesThanItsPartitionHasIsRefusedOnItsField() {
+        assertThatThrownBy(() -> backend(1).validate(job(3)))
+                .isInstanceOfSatisfying(InvalidRequestException.class, refused -> assertThat(refused.violations()).singleElement()
+                        .satisfies(violation -> {
+                            assertThat(violation.field()).isEqualTo("resourceConfig.trainerResourceConfig.localTrainerConfig.numWorkers");
+                            assertThat(violation.message())
+                                    .isEqualTo("3 workers need 3 nodes with 1 CPU each; Slurm partition 'gpu' has 2 such nodes");
+                        }));
+        assertThatThrownBy(() -> backend(8).validate(job(8))).hasMessageContaining("8 CPUs each; Slurm partition 'gpu' has 0 such nodes");
+        backend(1).validate(job(2));
+        backend(4).validate(job(8));
+    }
+
+    @Test
+    void aClusterThatCannotBeReadChecksNothingAndSbatchDecides() {
+        SlurmPartitions unreadable = new SlurmPartitions(() -> {
+            throw new SlurmCommands.SlurmException("sinfo did not answer in 30 s");
+        });
+
+        backend(1, unreadable).validate(job(5));
     }
 
     @Test

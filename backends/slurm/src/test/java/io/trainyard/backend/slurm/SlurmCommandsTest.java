@@ -23,4 +23,21 @@ class SlurmCommandsTest {
                 new QueuedJob(42, "trainyard-0d7f-2", "RUNNING", "None", "node[1-2]"));
         assertThat(SlurmCommands.parseQueue("")).isEqualTo(List.of());
     }
+
+    @Test
+    void sinfosNodesAreReadWithTheirPartitionsAndGpus() {
+        String out = """
+                node1|debug*|4|gpu:2
+                node2|gpu|64|gpu:a100:4(S:0-1),gpu:v100:1
+                node3|cpu|128|(null)
+                node4|gpu|4+|gpu:2
+                """;
+
+        assertThat(SlurmCommands.parseNodes(out)).containsExactly(
+                new SlurmPartitions.Node("node1", "debug", true, 4, 2),
+                new SlurmPartitions.Node("node2", "gpu", false, 64, 5),
+                new SlurmPartitions.Node("node3", "cpu", false, 128, 0));
+        assertThat(SlurmCommands.gpus("gpu")).isEqualTo(1);
+        assertThat(SlurmCommands.gpus("gpu:h100")).isEqualTo(1);
+    }
 }
