@@ -35,8 +35,7 @@ public class MetricsBench {
                 shutil.copy("%s", "outputs/tensorboard/events.out.tfevents.bench")
                 """.formatted(eventFile);
         JobSubmission body = JobBodies.job("metrics_bench", program);
-        body.taskConfig(body.getTaskConfig().replace("    trainedModelUri: outputs/model.pt\n",
-                "    trainedModelUri: outputs/model.pt\n    tensorboardLogsUri: outputs/tensorboard\n"));
+        JobBodies.writingTensorBoard(body);
         UUID id = api.submit(body).getId();
         api.awaitJob(id, job -> !List.of(Job.StateEnum.QUEUED, Job.StateEnum.STARTING).contains(job.getState()), Duration.ofMinutes(2));
         long started = System.nanoTime();

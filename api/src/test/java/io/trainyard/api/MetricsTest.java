@@ -151,9 +151,7 @@ class MetricsTest {
 
     /** A job whose program runs with the working folder as its cwd and writes TensorBoard to outputs/tensorboard. */
     private static JobSubmission jobWritingScalars(String name, String program) {
-        JobSubmission body = JobBodies.job(name, program);
-        return body.taskConfig(body.getTaskConfig().replace("    trainedModelUri: outputs/model.pt\n",
-                "    trainedModelUri: outputs/model.pt\n    tensorboardLogsUri: outputs/tensorboard\n"));
+        return JobBodies.writingTensorBoard(JobBodies.job(name, program));
     }
 
     private static long pointsOf(TrainyardClient api, UUID id, String tag) throws ApiException {

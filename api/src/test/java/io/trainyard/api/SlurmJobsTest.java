@@ -1,6 +1,7 @@
 package io.trainyard.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,11 +15,13 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 import io.trainyard.client.model.Job;
 import io.trainyard.client.model.JobEvent;
 import io.trainyard.client.model.JobSubmission;
 import io.trainyard.client.model.RetryPolicy;
+import io.trainyard.client.model.ScalarPoint;
 import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RawHttpClient;
@@ -232,6 +235,26 @@ class SlurmJobsTest {
         assertThat(script).startsWith("#!/bin/bash\n").contains("#SBATCH --nodes=2\n", "#SBATCH --ntasks-per-node=1\n",
                 "#SBATCH --partition=debug\n", "\nsrun ");
         assertThat(plan.body().get("placement").get("nodes").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void theScalarsATrainerWritesOnItsNodeArriveThroughTheMetricsApi() throws Exception {
+        String program = """
+                from torch.utils.tensorboard import SummaryWriter
+                writer = SummaryWriter(log_dir="outputs/tensorboard")
+                for step in range(50):
+                    writer.add_scalar("loss", 1.0 / (step + 1), step)
+                writer.close()
+                """;
+        UUID id = submit(JobBodies.writingTensorBoard(JobBodies.job("scalars_on_slurm", program)));
+
+        JsonNode job = awaitEnded(id);
+
+        assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("SUCCEEDED");
+        assertThat(job.get("links").get("tensorboard").asString()).isEqualTo("/jobs/" + id + "/tensorboard/");
+        List<ScalarPoint> points = server.api().metrics().getJobMetricSeries(id, "loss", null, null, null).getPoints();
+        assertThat(points).extracting(ScalarPoint::getStep).containsExactlyElementsOf(LongStream.range(0, 50).boxed().toList());
+        assertThat(points.getLast().getValue()).isEqualTo(1.0 / 50, within(1e-6));
     }
 
     @Test

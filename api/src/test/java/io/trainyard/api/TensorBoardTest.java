@@ -87,8 +87,7 @@ class TensorBoardTest {
                 writer.close()
                 """.formatted(steps);
         JobSubmission body = JobBodies.job(name, program);
-        body.taskConfig(body.getTaskConfig().replace("    trainedModelUri: outputs/model.pt\n",
-                "    trainedModelUri: outputs/model.pt\n    tensorboardLogsUri: outputs/tensorboard\n"));
+        JobBodies.writingTensorBoard(body);
         UUID id = api.submit(body).getId();
         assertThat(api.awaitEnded(id, Duration.ofMinutes(2)).getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
         return id;

@@ -127,8 +127,7 @@ class TrainerIsolationTest {
                 writer.add_scalar("loss", 0.5, 1)
                 writer.close()
                 """).project("confidential");
-        body.taskConfig(body.getTaskConfig().replace("    trainedModelUri: outputs/model.pt\n",
-                "    trainedModelUri: outputs/model.pt\n    tensorboardLogsUri: outputs/tensorboard\n"));
+        JobBodies.writingTensorBoard(body);
         UUID id = admin.submit(body).getId();
         Job ended = admin.awaitEnded(id, PATIENCE);
         assertThat(ended.getState()).as("%s: %s", ended.getFailureMessage(), admin.logTexts(id)).isEqualTo(Job.StateEnum.SUCCEEDED);

@@ -62,6 +62,12 @@ public final class JobBodies {
                 .resourceConfig(RESOURCE_CONFIG.formatted(workers));
     }
 
+    /** The submission with its task config naming {@code outputs/tensorboard} (in the work folder) as its TensorBoard folder. */
+    public static JobSubmission writingTensorBoard(JobSubmission submission) {
+        return submission.taskConfig(submission.getTaskConfig().replace("    trainedModelUri: outputs/model.pt\n",
+                "    trainedModelUri: outputs/model.pt\n    tensorboardLogsUri: outputs/tensorboard\n"));
+    }
+
     /**
      * The submission as the JSON object the generated client would send, for a test that must send what the
      * typed model cannot hold (a field of the wrong JSON type) over {@link RawHttpClient}.

@@ -22,11 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows the TensorBoard event files of one run and ships their scalar points to the server in numbered
- * {@link MetricBatch}es, one at a time, each resent until acknowledged. Reading resumes from the positions the
- * server stored with the last acknowledged batch, and each batch ends on a record boundary, so a restart of
- * either side neither loses nor repeats a point. While the server is away nothing more is read: the points
- * wait in the event files.
+ * Follows the TensorBoard event files of one run and ships their scalar points in numbered {@link MetricBatch}es,
+ * one at a time, each delivered before the next is read: by an agent to the server (resent until acknowledged), or
+ * by the server itself into its store for a job whose files it reads on a shared filesystem (Slurm's). Reading
+ * resumes from the positions stored with the last delivered batch, and each batch ends on a record boundary, so a
+ * restart of either side neither loses nor repeats a point. While a batch cannot be delivered nothing more is
+ * read: the points wait in the event files.
  */
 public final class MetricShipper {
 
@@ -35,9 +36,8 @@ public final class MetricShipper {
     /** Half the batch limit: a read stops after the record that reaches it, and a record may hold several points. */
     private static final int POINTS_PER_BATCH = MetricBatch.MAX_POINTS_PER_BATCH / 2;
 
-    private final ServerConnection server;
+    private final Delivery delivery;
     private final UUID jobId;
-    private final int attempt;
     private final long epoch;
     private final Path folder;
     private final Map<String, Long> positions;
@@ -45,16 +45,28 @@ public final class MetricShipper {
     private volatile boolean finishing;
     private Thread thread;
 
+    /** Where the batches go. */
+    @FunctionalInterface
+    public interface Delivery {
+
+        /** Returns once the batch is stored with its positions, retrying meanwhile. */
+        void deliver(MetricBatch batch) throws InterruptedException;
+    }
+
+    /** Delivery to the server over the agent protocol, each batch resent until acknowledged. */
+    public static Delivery toServer(ServerConnection server, UUID jobId, int attempt) {
+        return batch -> ServerConnection.untilDelivered("metric batch " + batch.batch() + " of job " + jobId,
+                () -> server.metrics(jobId, attempt, batch));
+    }
+
     /**
      * @param folder the run's TensorBoard folder (its {@code tensorboardLogsUri})
      * @param positions where reading each event file resumes, as the server stored them
      * @param lastBatch the number of the last batch the server stored for this attempt (0: none)
      */
-    public MetricShipper(ServerConnection server, UUID jobId, int attempt, long epoch, Path folder,
-            Map<String, Long> positions, long lastBatch) {
-        this.server = server;
+    public MetricShipper(Delivery delivery, UUID jobId, long epoch, Path folder, Map<String, Long> positions, long lastBatch) {
+        this.delivery = delivery;
         this.jobId = jobId;
-        this.attempt = attempt;
         this.epoch = epoch;
         this.folder = folder;
         this.positions = new HashMap<>(positions);
@@ -87,8 +99,7 @@ public final class MetricShipper {
             boolean complete = finishing;
             MetricBatch batch = read(complete);
             if (batch != null) {
-                ServerConnection.untilDelivered("metric batch " + batch.batch() + " of job " + jobId,
-                        () -> server.metrics(jobId, attempt, batch));
+                delivery.deliver(batch);
                 positions.putAll(batch.positions());
                 nextBatch++;
             } else if (complete) {

@@ -213,7 +213,8 @@ public final class AgentRun {
         if (tensorboardLogsUri == null || !tensorboardLogsUri.startsWith("file:")) {
             return null;
         }
-        return new MetricShipper(server, jobId, attempt, epoch, Path.of(URI.create(tensorboardLogsUri)), positions, lastBatch);
+        return new MetricShipper(MetricShipper.toServer(server, jobId, attempt), jobId, epoch, Path.of(URI.create(tensorboardLogsUri)),
+                positions, lastBatch);
     }
 
     private RunEnd follow(WorkFolder folder, List<WorkerProcess> workers, Map<String, Long> readPositions,

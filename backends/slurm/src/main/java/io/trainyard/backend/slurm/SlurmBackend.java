@@ -37,6 +37,8 @@ import org.springframework.context.SmartLifecycle;
 public class SlurmBackend implements Backend, SmartLifecycle {
 
     public static final String NAME = "slurm";
+    /** The task config's field naming the folder the trainer writes TensorBoard event files to. */
+    private static final String TENSORBOARD_LOGS = "tensorboardLogsUri";
 
     private final SlurmProperties properties;
     /** This replica: it follows the batch jobs it submits, and re-attaches to them after a restart. */
@@ -132,6 +134,12 @@ public class SlurmBackend implements Backend, SmartLifecycle {
         return TrainerOutputs.uris(job.getTask().trainedModelMetadata().byField(), folder(job.getId()));
     }
 
+    /** The job's TensorBoard, which the server runs on the scalars it read from the job's event files. */
+    @Override
+    public Map<String, String> links(Job job) {
+        return Map.of("tensorboard", "/jobs/" + job.getId() + "/tensorboard/");
+    }
+
     /** Slurm queues and places jobs itself: each is handed over at once. */
     @Override
     public PlacementPass beginPass() {
@@ -163,8 +171,9 @@ public class SlurmBackend implements Backend, SmartLifecycle {
         LaunchSpec spec = launchSpec(job, folder);
         String script = script(job, attempt, folder, spec);
         Runnable prepare = () -> prepare(job, attempt, folder, spec, script);
+        String tensorboard = job.getTask().trainedModelMetadata().byField().get(TENSORBOARD_LOGS);
         SlurmRun run = new SlurmRun(services, new SlurmRun.Attempt(id, attempt, recovered, job.getState() != JobState.STARTING, folder,
-                shape(job).tasks(), script, prepare,
+                tensorboard == null ? null : TrainerOutputs.resolve(tensorboard, folder), shape(job).tasks(), script, prepare,
                 job.getStartedAt() == null ? Instant.now() : job.getStartedAt(), Duration.ofSeconds(job.getTimeoutSeconds())));
         // At shutdown the batch job goes on, and the next start follows it again.
         runs.start(id, run, () -> run.follow(cancelling), run::abandon);

@@ -4,6 +4,8 @@ import io.trainyard.core.TrainyardProperties;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.LogWriter;
+import io.trainyard.scalars.ScalarIngest;
+import io.trainyard.scalars.ScalarStore;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -17,10 +19,11 @@ public class SlurmConfiguration {
 
     @Bean
     SlurmBackend slurmBackend(SlurmProperties properties, TrainyardProperties trainyard, JobTransitions transitions, LogWriter logWriter,
-            LogStore logStore) {
+            LogStore logStore, ScalarStore scalars, ScalarIngest scalarIngest) {
         SlurmCommands commands = new SlurmCommands(properties.conf(), properties.commandTimeout());
         SlurmQueue queue = new SlurmQueue(commands, properties.pollInterval());
-        return new SlurmBackend(properties, trainyard.nodeId(), new SlurmRun.Services(commands, queue, transitions, logWriter, logStore),
+        return new SlurmBackend(properties, trainyard.nodeId(), new SlurmRun.Services(commands, queue, transitions, logWriter, logStore, scalars,
+                        scalarIngest),
                 new SlurmPartitions(commands::nodes));
     }
 }

@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 import io.trainyard.agent.logs.FileTailer;
+import io.trainyard.agent.metrics.MetricShipper;
 import io.trainyard.agent.trainer.WorkFolder;
 import io.trainyard.backend.slurm.SlurmCommands.QueuedJob;
 import io.trainyard.backend.slurm.SlurmCommands.SlurmException;
@@ -26,6 +27,8 @@ import io.trainyard.logs.LogSink;
 import io.trainyard.logs.LogStore;
 import io.trainyard.logs.LogWriter;
 import io.trainyard.protocol.LogStream;
+import io.trainyard.scalars.ScalarIngest;
+import io.trainyard.scalars.ScalarStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,8 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Follows one job attempt on the cluster: submits its batch job once (a job already submitted under the attempt's
  * name is followed instead), tails every rank's output files into the job's log from the offsets stored with its
- * lines, marks it running when Slurm starts it, forwards a cancel and the job's timeout as {@code scancel}, and records
- * how it ended. While the controller cannot be read (restarting, unreachable), the job keeps its state.
+ * lines, and its TensorBoard event files into its scalars from the positions stored with its points; marks it
+ * running when Slurm starts it, forwards a cancel and the job's timeout as {@code scancel}, and records how it ended.
+ * While the controller cannot be read (restarting, unreachable), the job keeps its state.
  */
 final class SlurmRun {
 
@@ -42,7 +46,8 @@ final class SlurmRun {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** What a run needs from its backend. */
-    record Services(SlurmCommands commands, SlurmQueue queue, JobTransitions transitions, LogWriter logWriter, LogStore logStore) {
+    record Services(SlurmCommands commands, SlurmQueue queue, JobTransitions transitions, LogWriter logWriter, LogStore logStore,
+            ScalarStore scalars, ScalarIngest scalarIngest) {
     }
 
     /**
@@ -50,9 +55,10 @@ final class SlurmRun {
      *
      * @param recovered whether a restarted server follows it again (its batch job may exist), not a new attempt
      * @param running whether the job is already RUNNING (a restarted server follows it again)
+     * @param tensorboard the folder the trainer writes TensorBoard event files to, or null if it names none
      */
-    record Attempt(UUID jobId, int attempt, boolean recovered, boolean running, WorkFolder folder, int ranks, String script, Runnable prepare,
-            Instant startedAt, Duration timeout) {
+    record Attempt(UUID jobId, int attempt, boolean recovered, boolean running, WorkFolder folder, Path tensorboard, int ranks,
+            String script, Runnable prepare, Instant startedAt, Duration timeout) {
     }
 
     private final Services services;
@@ -60,6 +66,7 @@ final class SlurmRun {
     private final String name;
     private final List<FileTailer> tailers = new ArrayList<>();
     private LogSink sink;
+    private MetricShipper metrics;
     private volatile boolean cancelRequested;
     private boolean cancelSent;
     private boolean timedOut;
@@ -238,13 +245,27 @@ final class SlurmRun {
         }
     }
 
-    /** Tails every rank's output files into the attempt's log, from the offsets stored with its lines. */
+    /**
+     * Tails every rank's output files into the attempt's log, from the offsets stored with its lines, and its event
+     * files into its scalars, from the positions stored with its points.
+     */
     private void startTailing() {
-        sink = services.logWriter().open(attempt.jobId(), attempt.attempt());
-        Map<String, Long> positions = services.logStore().readPositions(attempt.jobId(), attempt.attempt());
+        UUID jobId = attempt.jobId();
+        int number = attempt.attempt();
+        sink = services.logWriter().open(jobId, number);
+        Map<String, Long> positions = services.logStore().readPositions(jobId, number);
         for (int rank = 0; rank < attempt.ranks(); rank++) {
-            tail(attempt.folder().stdout(attempt.attempt(), rank), LogStream.STDOUT, rank, positions);
-            tail(attempt.folder().stderr(attempt.attempt(), rank), LogStream.STDERR, rank, positions);
+            tail(attempt.folder().stdout(number, rank), LogStream.STDOUT, rank, positions);
+            tail(attempt.folder().stderr(number, rank), LogStream.STDERR, rank, positions);
+        }
+        if (attempt.tensorboard() != null) {
+            MetricShipper.Delivery intoStore = batch -> persist(() -> {
+                services.scalarIngest().store(jobId, number, batch.series(), batch.positions(), batch.skipped());
+                return null;
+            });
+            // Batch numbers and epochs are the agent protocol's; stored here directly, the positions alone resume.
+            metrics = new MetricShipper(intoStore, jobId, 0, attempt.tensorboard(), services.scalars().readPositions(jobId, number), 0);
+            metrics.start(() -> { });
         }
     }
 
@@ -258,6 +279,9 @@ final class SlurmRun {
     /** Stops following on shutdown: Slurm runs on, and the next start resumes the tails from the stored offsets. */
     void abandon() {
         tailers.forEach(FileTailer::abandon);
+        if (metrics != null) {
+            metrics.abandon();
+        }
         if (sink != null) {
             services.logWriter().abandon(sink);
         }
@@ -279,6 +303,9 @@ final class SlurmRun {
     private void settle(RunOutcome outcome) throws InterruptedException {
         for (FileTailer tailer : tailers) {
             tailer.finish();
+        }
+        if (metrics != null) {
+            metrics.finish();
         }
         if (sink != null) {
             services.logWriter().close(sink);
