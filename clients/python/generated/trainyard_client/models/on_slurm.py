@@ -25,13 +25,15 @@ from typing_extensions import Self
 
 class OnSlurm(Placement):
     """
-    A Slurm batch job: its partition and shape (the nodes Slurm picks show in the job's run state once it runs)
+    A Slurm batch job: its partition and shape, and once it runs its Slurm job id and hosts
     """ # noqa: E501
     gpus_per_node: StrictInt = Field(alias="gpusPerNode")
+    hosts: Optional[StrictStr] = Field(default=None, description="The hosts Slurm allocated, as it writes them (e.g. node[1-2]); none before it runs")
     nodes: StrictInt
     partition: Optional[StrictStr] = None
+    slurm_job_id: Optional[StrictInt] = Field(default=None, description="The Slurm job id of the running attempt (for squeue, sacct, scontrol); none before it runs", alias="slurmJobId")
     tasks_per_node: StrictInt = Field(alias="tasksPerNode")
-    __properties: ClassVar[List[str]] = ["kind", "gpusPerNode", "nodes", "partition", "tasksPerNode"]
+    __properties: ClassVar[List[str]] = ["kind", "gpusPerNode", "hosts", "nodes", "partition", "slurmJobId", "tasksPerNode"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -72,10 +74,20 @@ class OnSlurm(Placement):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # set to None if hosts (nullable) is None
+        # and model_fields_set contains the field
+        if self.hosts is None and "hosts" in self.model_fields_set:
+            _dict['hosts'] = None
+
         # set to None if partition (nullable) is None
         # and model_fields_set contains the field
         if self.partition is None and "partition" in self.model_fields_set:
             _dict['partition'] = None
+
+        # set to None if slurm_job_id (nullable) is None
+        # and model_fields_set contains the field
+        if self.slurm_job_id is None and "slurm_job_id" in self.model_fields_set:
+            _dict['slurmJobId'] = None
 
         return _dict
 
@@ -91,8 +103,10 @@ class OnSlurm(Placement):
         _obj = cls.model_validate({
             "kind": obj.get("kind"),
             "gpusPerNode": obj.get("gpusPerNode"),
+            "hosts": obj.get("hosts"),
             "nodes": obj.get("nodes"),
             "partition": obj.get("partition"),
+            "slurmJobId": obj.get("slurmJobId"),
             "tasksPerNode": obj.get("tasksPerNode")
         })
         return _obj

@@ -71,6 +71,8 @@ class SlurmJobsTest {
         assertThat(job.get("backend").asString()).isEqualTo("slurm");
         assertThat(job.get("placement").get("kind").asString()).isEqualTo("slurm");
         assertThat(job.get("placement").get("nodes").asInt()).isEqualTo(2);
+        assertThat(job.get("placement").get("hosts").asString()).isEqualTo("node[1-2]");
+        assertThat(job.get("placement").get("slurmJobId").asLong()).isPositive();
         assertThat(logTexts(id)).containsExactlyInAnyOrder("rank 0 of 2 on node1 leader node1", "rank 1 of 2 on node2 leader node1");
     }
 

@@ -284,6 +284,11 @@ public class Job implements Persistable<UUID> {
         this.outputs = outputs;
     }
 
+    /** Where the job runs, as its backend learned once it started (e.g. the hosts Slurm picked); the node stays. */
+    void recordPlacement(Placement placement) {
+        this.placement = placement;
+    }
+
     void recordRunState(String runStateJson) {
         this.runState = runStateJson;
     }

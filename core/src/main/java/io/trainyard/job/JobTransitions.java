@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import io.trainyard.validation.ConflictException;
 import org.springframework.context.ApplicationEventPublisher;
@@ -83,12 +84,27 @@ public class JobTransitions {
      */
     @Transactional
     public Optional<JobState> markRunning(UUID id, int attempt, String runStateJson, Map<String, String> outputs) {
-        Optional<Job> current = lockAttempt(id, attempt);
-        current.ifPresent(job -> {
+        return markRunning(id, attempt, job -> {
             job.recordRunState(runStateJson);
             if (!outputs.isEmpty()) {
                 job.recordOutputs(outputs);
             }
+        });
+    }
+
+    /** Records that the run started, and where it runs as the backend learned then (e.g. the hosts Slurm picked). */
+    @Transactional
+    public Optional<JobState> markRunning(UUID id, int attempt, String runStateJson, Placement placement) {
+        return markRunning(id, attempt, job -> {
+            job.recordRunState(runStateJson);
+            job.recordPlacement(placement);
+        });
+    }
+
+    private Optional<JobState> markRunning(UUID id, int attempt, Consumer<Job> record) {
+        Optional<Job> current = lockAttempt(id, attempt);
+        current.ifPresent(job -> {
+            record.accept(job);
             if (job.getState() == JobState.STARTING) {
                 apply(job, JobState.RUNNING, null, "trainer processes started", clock.instant(), null);
             }

@@ -173,7 +173,7 @@ public class SlurmBackend implements Backend, SmartLifecycle {
         Runnable prepare = () -> prepare(job, attempt, folder, spec, script);
         String tensorboard = job.getTask().trainedModelMetadata().byField().get(TENSORBOARD_LOGS);
         SlurmRun run = new SlurmRun(services, new SlurmRun.Attempt(id, attempt, recovered, job.getState() != JobState.STARTING, folder,
-                tensorboard == null ? null : TrainerOutputs.resolve(tensorboard, folder), shape(job).tasks(), script, prepare,
+                tensorboard == null ? null : TrainerOutputs.resolve(tensorboard, folder), shape(job).tasks(), placement(job), script, prepare,
                 job.getStartedAt() == null ? Instant.now() : job.getStartedAt(), Duration.ofSeconds(job.getTimeoutSeconds())));
         // At shutdown the batch job goes on, and the next start follows it again.
         runs.start(id, run, () -> run.follow(cancelling), run::abandon);

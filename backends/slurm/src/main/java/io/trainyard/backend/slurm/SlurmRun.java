@@ -56,9 +56,10 @@ final class SlurmRun {
      * @param recovered whether a restarted server follows it again (its batch job may exist), not a new attempt
      * @param running whether the job is already RUNNING (a restarted server follows it again)
      * @param tensorboard the folder the trainer writes TensorBoard event files to, or null if it names none
+     * @param placement where it was placed: its partition and shape
      */
     record Attempt(UUID jobId, int attempt, boolean recovered, boolean running, WorkFolder folder, Path tensorboard, int ranks,
-            String script, Runnable prepare, Instant startedAt, Duration timeout) {
+            SlurmPlacement placement, String script, Runnable prepare, Instant startedAt, Duration timeout) {
     }
 
     private final Services services;
@@ -287,13 +288,19 @@ final class SlurmRun {
         }
     }
 
-    /** Records that Slurm runs the job, with its id and nodes; a cancel that came meanwhile is forwarded. */
+    /**
+     * Records that Slurm runs the job, with its id and nodes (in its placement too, where the job page and the CLI
+     * show them); a cancel that came meanwhile is forwarded.
+     */
     private void markRunning(Long slurmId, String nodes) throws InterruptedException {
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("slurmJobId", slurmId);
         state.put("nodes", nodes);
         String runState = JSON.writeValueAsString(state);
-        Optional<JobState> now = persist(() -> services.transitions().markRunning(attempt.jobId(), attempt.attempt(), runState));
+        Optional<JobState> now = persist(() -> slurmId == null
+                ? services.transitions().markRunning(attempt.jobId(), attempt.attempt(), runState)
+                : services.transitions().markRunning(attempt.jobId(), attempt.attempt(), runState,
+                        attempt.placement().running(slurmId, nodes).tagged()));
         runningSince = Instant.now();
         if (now.isEmpty() || now.get() == JobState.CANCELLING) {
             cancelRequested = true;
