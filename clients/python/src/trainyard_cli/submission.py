@@ -30,6 +30,7 @@ def build(
     labels: list[str],
     priority: int | None,
     gpus: int | None,
+    nodes: int | None = None,
     backend: str | None = None,
 ) -> JobSubmission:
     """The JobSubmission for a task and a resource config, each a local file (sent inline as YAML text, so the
@@ -47,6 +48,7 @@ def build(
         labels=parse_labels(labels) or None,
         priority=priority,
         gpus=gpus,
+        nodes=nodes,
         backend=backend,
     )
 

@@ -30,9 +30,10 @@ class Backend(BaseModel):
     gpus: StrictBool = Field(description="Jobs may ask it for GPUs by count (a submission's gpus and requireGpus); otherwise a job's machines come from its resource config")
     links: List[StrictStr] = Field(description="The names of the links its jobs have (job.links)")
     name: StrictStr = Field(description="The name stored on jobs (job.backend) and accepted as a submission's backend")
+    nodes: StrictBool = Field(description="Jobs may ask it to spread their workers over several hosts (a submission's nodes)")
     placement: StrictStr = Field(description="The kind tag of its jobs' placements (job.placement.kind)")
     resource_configs: List[StrictStr] = Field(description="The GiGL trainerResourceConfig kinds it runs", alias="resourceConfigs")
-    __properties: ClassVar[List[str]] = ["description", "gpus", "links", "name", "placement", "resourceConfigs"]
+    __properties: ClassVar[List[str]] = ["description", "gpus", "links", "name", "nodes", "placement", "resourceConfigs"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -89,6 +90,7 @@ class Backend(BaseModel):
             "gpus": obj.get("gpus"),
             "links": obj.get("links"),
             "name": obj.get("name"),
+            "nodes": obj.get("nodes"),
             "placement": obj.get("placement"),
             "resourceConfigs": obj.get("resourceConfigs")
         })

@@ -30,9 +30,10 @@ class JobSubmission(BaseModel):
     backend: Optional[StrictStr] = Field(default=None, description="The backend that runs the job, one of GET /backends (default: the first that runs the resource config's trainerResourceConfig kind)")
     cpu_docker_uri: Optional[StrictStr] = Field(default=None, description="The trainer image for pools without GPUs (GiGL's --cpu_docker_uri), instead of the server's default", alias="cpuDockerUri")
     cuda_docker_uri: Optional[StrictStr] = Field(default=None, description="The trainer image for pools with GPUs (GiGL's --cuda_docker_uri), instead of the server's default", alias="cudaDockerUri")
-    gpus: Optional[StrictInt] = Field(default=None, description="GPUs the job takes (1-64), one worker process each, all on one host; overrides localTrainerConfig.numWorkers and implies requireGpus. Local jobs only")
+    gpus: Optional[StrictInt] = Field(default=None, description="GPUs the job takes (1-64), one worker process each; overrides localTrainerConfig.numWorkers and implies requireGpus. For the backends that take a GPU count (GET /backends: gpus)")
     job_name: StrictStr = Field(description="GiGL's AppliedTaskIdentifier, passed to the trainer as --job_name; GiGL's rule: a lowercase letter, then lowercase letters, digits or '_', ending in a letter or digit, at most 51 characters", alias="jobName")
     labels: Optional[Dict[str, StrictStr]] = Field(default=None, description="Labels to filter jobs by (lowercase keys and values)")
+    nodes: Optional[StrictInt] = Field(default=None, description="Hosts to spread the workers (gpus, else localTrainerConfig.numWorkers) over, evenly (1-256). For the backends that run a job across hosts (GET /backends: nodes); the others take 1 at most")
     priority: Optional[StrictInt] = Field(default=None, description="Higher runs first; -1000 to 1000, default 0")
     project: Optional[StrictStr] = Field(default=None, description="The project the job belongs to (default: default); submitting needs the editor role there")
     require_gpus: Optional[StrictBool] = Field(default=None, description="Fail at once (no capacity) instead of running on CPU slots when GPUs are short", alias="requireGpus")
@@ -42,7 +43,7 @@ class JobSubmission(BaseModel):
     task_config: Optional[StrictStr] = Field(default=None, description="The GbmlConfig as YAML text (camelCase or snake_case keys), frozen or a template whose unset trainedModelMetadata URIs are filled as GiGL's config populator fills them", alias="taskConfig")
     task_config_uri: Optional[StrictStr] = Field(default=None, description="Absolute local path or file:// URI of the task config (instead of taskConfig)", alias="taskConfigUri")
     timeout_seconds: Optional[StrictInt] = Field(default=None, description="Stop the job after this many seconds; default from the resource config or the server", alias="timeoutSeconds")
-    __properties: ClassVar[List[str]] = ["backend", "cpuDockerUri", "cudaDockerUri", "gpus", "jobName", "labels", "priority", "project", "requireGpus", "resourceConfig", "resourceConfigUri", "retryPolicy", "taskConfig", "taskConfigUri", "timeoutSeconds"]
+    __properties: ClassVar[List[str]] = ["backend", "cpuDockerUri", "cudaDockerUri", "gpus", "jobName", "labels", "nodes", "priority", "project", "requireGpus", "resourceConfig", "resourceConfigUri", "retryPolicy", "taskConfig", "taskConfigUri", "timeoutSeconds"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -105,6 +106,11 @@ class JobSubmission(BaseModel):
         # and model_fields_set contains the field
         if self.gpus is None and "gpus" in self.model_fields_set:
             _dict['gpus'] = None
+
+        # set to None if nodes (nullable) is None
+        # and model_fields_set contains the field
+        if self.nodes is None and "nodes" in self.model_fields_set:
+            _dict['nodes'] = None
 
         # set to None if priority (nullable) is None
         # and model_fields_set contains the field
@@ -169,6 +175,7 @@ class JobSubmission(BaseModel):
             "gpus": obj.get("gpus"),
             "jobName": obj.get("jobName"),
             "labels": obj.get("labels"),
+            "nodes": obj.get("nodes"),
             "priority": obj.get("priority"),
             "project": obj.get("project"),
             "requireGpus": obj.get("requireGpus"),

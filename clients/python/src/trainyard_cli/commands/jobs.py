@@ -52,7 +52,10 @@ def submit(
         list[str] | None, typer.Option("--label", "-l", metavar="KEY=VALUE", help="A label (repeatable)")
     ] = None,
     priority: Annotated[int | None, typer.Option(help="Higher runs first, -1000 to 1000 (default 0)")] = None,
-    gpus: Annotated[int | None, typer.Option(help="GPUs of a local job, one worker each")] = None,
+    gpus: Annotated[int | None, typer.Option(help="GPUs of a local or Slurm job, one worker each")] = None,
+    nodes: Annotated[
+        int | None, typer.Option(help="Hosts to spread the workers over, evenly (backends that run jobs across hosts)")
+    ] = None,
     backend: Annotated[
         str | None, typer.Option(help="The backend to run it (`trainyard backends`; default: by the resource config)")
     ] = None,
@@ -69,7 +72,15 @@ def submit(
     """Submit a job (printing its id), or with --dry-run show how it would be launched."""
     settings: Settings = ctx.obj
     body = submission.build(
-        task, resource, name=name, project=project, labels=label or [], priority=priority, gpus=gpus, backend=backend
+        task,
+        resource,
+        name=name,
+        project=project,
+        labels=label or [],
+        priority=priority,
+        gpus=gpus,
+        nodes=nodes,
+        backend=backend,
     )
     if dry_run:
         plan = JobsApi(open_client(settings)).dry_run_job(body)

@@ -237,6 +237,11 @@ class SlurmJobsTest {
         assertThat(script).startsWith("#!/bin/bash\n").contains("#SBATCH --nodes=2\n", "#SBATCH --ntasks-per-node=1\n",
                 "#SBATCH --partition=debug\n", "\nsrun ");
         assertThat(plan.body().get("placement").get("nodes").asInt()).isEqualTo(2);
+
+        RawHttpClient.Response spread = raw().post("/jobs/dry-run", JobBodies.asJson(JobBodies.job("spread_on_slurm", "pass", 4)
+                .backend("slurm").nodes(2)));
+        assertThat(spread.status()).as(spread.body().toString()).isEqualTo(200);
+        assertThat(spread.body().get("batchScript").asString()).contains("#SBATCH --nodes=2\n", "#SBATCH --ntasks-per-node=2\n");
     }
 
     @Test

@@ -72,6 +72,8 @@ class SubmissionTest {
                 .contains("resourceConfig.sharedResourceConfig.commonComputeConfig.tempAssetsBucket");
 
         assertFieldError(refused(JobBodies.job("too_many_gpus", "pass").gpus(800), 422), "gpus", "between 1 and 64");
+        assertFieldError(refused(JobBodies.job("no_nodes", "pass").nodes(0), 422), "nodes", "between 1 and 256");
+        assertFieldError(refused(JobBodies.job("on_two_hosts", "pass", 2).nodes(2), 422), "nodes", "the local backend runs a job on one host");
 
         // A string where the contract says integer: only raw HTTP can send it.
         Map<String, Object> wrongJsonType = JobBodies.asJson(JobBodies.job("wrong_json", "pass"));

@@ -97,6 +97,9 @@ public class Job implements Persistable<UUID> {
 
     private int slots;
 
+    /** The hosts the submission asked its workers to be spread over; 0: the backend decides. */
+    private int nodes;
+
     @Column(name = "timeout_seconds")
     private long timeoutSeconds;
 
@@ -194,6 +197,7 @@ public class Job implements Persistable<UUID> {
         this.resourceConfigSource = spec.resourceConfigSource();
         this.requireGpus = spec.requireGpus();
         this.slots = spec.slots();
+        this.nodes = spec.nodes();
         this.timeoutSeconds = spec.timeoutSeconds();
         this.attempt = 1;
         this.maxAttempts = spec.maxAttempts();
@@ -391,6 +395,10 @@ public class Job implements Persistable<UUID> {
 
     public int getSlots() {
         return slots;
+    }
+
+    public int getNodes() {
+        return nodes;
     }
 
     public long getTimeoutSeconds() {

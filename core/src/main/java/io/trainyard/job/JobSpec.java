@@ -11,6 +11,7 @@ import io.trainyard.launch.TrainerImages;
  * their typed reading, and the server-side settings.
  *
  * @param slots how many worker processes (each a GPU or a CPU slot) the job takes at once
+ * @param nodes the hosts the submission asked the workers to be spread over, evenly; 0: the backend decides
  */
 public record JobSpec(
         String jobName,
@@ -27,6 +28,7 @@ public record JobSpec(
         boolean requireGpus,
         long timeoutSeconds,
         int slots,
+        int nodes,
         int maxAttempts,
         int retryBackoffSeconds,
         TrainerImages images) {

@@ -35,9 +35,12 @@ public record JobSubmission(
         @Nullable Map<String, String> labels,
         @Schema(description = "Higher runs first; -1000 to 1000, default 0")
         @Nullable Integer priority,
-        @Schema(description = "GPUs the job takes (1-64), one worker process each, all on one host; overrides "
-                + "localTrainerConfig.numWorkers and implies requireGpus. Local jobs only")
+        @Schema(description = "GPUs the job takes (1-64), one worker process each; overrides localTrainerConfig.numWorkers "
+                + "and implies requireGpus. For the backends that take a GPU count (GET /backends: gpus)")
         @Nullable Integer gpus,
+        @Schema(description = "Hosts to spread the workers (gpus, else localTrainerConfig.numWorkers) over, evenly (1-256). "
+                + "For the backends that run a job across hosts (GET /backends: nodes); the others take 1 at most")
+        @Nullable Integer nodes,
         @Schema(description = "Fail at once (no capacity) instead of running on CPU slots when GPUs are short")
         @Nullable Boolean requireGpus,
         @Schema(description = "Stop the job after this many seconds; default from the resource config or the server")

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,7 @@ public class SubmissionService {
     private static final int MAX_PRIORITY = 1000;
     /** One worker per GPU, all on one host: a bound well above any host, so a typo cannot ask for thousands. */
     private static final int MAX_GPUS = 64;
+    private static final int MAX_NODES = 256;
     private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
     private static final int MAX_ATTEMPTS = 10;
     private static final int DEFAULT_RETRY_BACKOFF_SECONDS = 30;
@@ -168,6 +170,9 @@ public class SubmissionService {
             violations.add(new Violation("gpus", "the " + backend.name() + " backend takes no GPU count: its jobs' "
                     + "machines and GPUs come from their resource config"));
         }
+        if (backend != null && submission.nodes() != null && submission.nodes() > 1 && !backend.description().multiHost()) {
+            violations.add(new Violation("nodes", "the " + backend.name() + " backend runs a job on one host"));
+        }
         if (!violations.isEmpty() || backend == null) {
             throw new InvalidRequestException(violations);
         }
@@ -181,6 +186,7 @@ public class SubmissionService {
                 submission.priority() == null ? 0 : submission.priority(),
                 Boolean.TRUE.equals(submission.requireGpus()) || submission.gpus() != null, timeoutSeconds(submission, resource),
                 submission.gpus() != null ? submission.gpus() : resource.trainer().workers(),
+                submission.nodes() == null ? 0 : submission.nodes(),
                 retry == null || retry.maxAttempts() == null ? DEFAULT_MAX_ATTEMPTS : retry.maxAttempts(),
                 retry == null || retry.backoffSeconds() == null ? DEFAULT_RETRY_BACKOFF_SECONDS : retry.backoffSeconds(),
                 new TrainerImages(blankToNull(submission.cpuDockerUri()), blankToNull(submission.cudaDockerUri())));
@@ -267,6 +273,9 @@ public class SubmissionService {
         if (submission.gpus() != null && (submission.gpus() < 1 || submission.gpus() > MAX_GPUS)) {
             violations.add(new Violation("gpus", "must be between 1 and " + MAX_GPUS));
         }
+        if (submission.nodes() != null && (submission.nodes() < 1 || submission.nodes() > MAX_NODES)) {
+            violations.add(new Violation("nodes", "must be between 1 and " + MAX_NODES));
+        }
         if (submission.timeoutSeconds() != null
                 && (submission.timeoutSeconds() < 1 || submission.timeoutSeconds() > MAX_TIMEOUT_SECONDS)) {
             violations.add(new Violation("timeoutSeconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS));
@@ -302,10 +311,15 @@ public class SubmissionService {
             throw new IllegalStateException("SHA-256 is always available", e);
         }
         Map<String, String> labels = submission.labels() == null ? null : new TreeMap<>(submission.labels());
-        for (Object field : new Object[] {projectOf(submission), submission.jobName(), submission.taskConfig(), submission.taskConfigUri(),
-                submission.resourceConfig(), submission.resourceConfigUri(), labels, submission.priority(),
+        List<Object> fields = new ArrayList<>(Arrays.asList(projectOf(submission), submission.jobName(), submission.taskConfig(),
+                submission.taskConfigUri(), submission.resourceConfig(), submission.resourceConfigUri(), labels, submission.priority(),
                 submission.gpus(), submission.requireGpus(), submission.timeoutSeconds(), submission.retryPolicy(),
-                submission.cpuDockerUri(), submission.cudaDockerUri()}) {
+                submission.cpuDockerUri(), submission.cudaDockerUri()));
+        // A field added later counts only when given, so a repeat of a request stored before keeps its digest.
+        if (submission.nodes() != null) {
+            fields.add("nodes=" + submission.nodes());
+        }
+        for (Object field : fields) {
             // Length-prefixed, so no two different requests concatenate to the same bytes.
             byte[] bytes = String.valueOf(field).getBytes(StandardCharsets.UTF_8);
             digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));

@@ -36,7 +36,7 @@ public final class TestJobs {
         String resource = JobBodies.RESOURCE_CONFIG.formatted(workers);
         JobSpec spec = new JobSpec(name, backend, "default", TaskConfigReader.read("taskConfig", task),
                 ResourceConfigReader.read("resourceConfig", resource, NO_SHARED_CONFIG_URIS), task, resource, null, null, Map.of(), 0, false,
-                3600, workers, maxAttempts, 0, TrainerImages.SERVER_DEFAULTS);
+                3600, workers, 0, maxAttempts, 0, TrainerImages.SERVER_DEFAULTS);
         return new Job(UUID.randomUUID(), spec, "tester", null, null, Instant.now());
     }
 }

@@ -17,6 +17,8 @@ public record BackendView(
         @Schema(description = "Jobs may ask it for GPUs by count (a submission's gpus and requireGpus); otherwise "
                 + "a job's machines come from its resource config")
         boolean gpus,
+        @Schema(description = "Jobs may ask it to spread their workers over several hosts (a submission's nodes)")
+        boolean nodes,
         @Schema(description = "The kind tag of its jobs' placements (job.placement.kind)", example = "agent")
         String placement,
         @Schema(description = "The names of the links its jobs have (job.links)", example = "[\"tensorboard\"]")
@@ -24,6 +26,6 @@ public record BackendView(
 
     static BackendView of(BackendDescription description) {
         return new BackendView(description.name(), description.description(), description.resourceConfigs(),
-                description.gpuRequests(), description.placementKind(), description.links());
+                description.gpuRequests(), description.multiHost(), description.placementKind(), description.links());
     }
 }

@@ -43,6 +43,12 @@ final class BatchScript {
             return new Shape(nodes, perNode, gpus ? perNode : 0);
         }
 
+        /** {@code workers} tasks spread evenly over {@code nodes} (a submission's {@code nodes}), a GPU each with GPUs. */
+        static Shape over(int workers, int nodes, boolean gpus) {
+            int perNode = workers / nodes;
+            return new Shape(nodes, perNode, gpus ? perNode : 0);
+        }
+
         int tasks() {
             return nodes * tasksPerNode;
         }

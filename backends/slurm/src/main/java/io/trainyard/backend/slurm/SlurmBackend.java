@@ -61,23 +61,28 @@ public class SlurmBackend implements Backend, SmartLifecycle {
     }
 
     /**
-     * Besides what any host-process backend checks: the workers fill whole nodes, so every node runs as many; and the
-     * job's partition has that many nodes able to hold a node's share.
+     * Besides what any host-process backend checks: every node runs as many workers (the submission's {@code nodes}
+     * divide them evenly, or they fill whole nodes of {@code tasks-per-node}); and the job's partition has that many
+     * nodes able to hold a node's share.
      */
     @Override
     public void validate(Job job) {
         HostProcesses.validate(job, NAME);
         int workers = job.getSlots();
         int perNode = properties.tasksPerNode();
-        if (workers > perNode && workers % perNode != 0) {
-            throw new InvalidRequestException(workersField(job), workers + " workers do not fill whole Slurm nodes of " + perNode
+        if (job.getNodes() > 0 && workers % job.getNodes() != 0) {
+            throw new InvalidRequestException("nodes", workers + " workers do not divide evenly over "
+                    + counted(job.getNodes(), "node"));
+        }
+        if (job.getNodes() == 0 && workers > perNode && workers % perNode != 0) {
+            throw new InvalidRequestException(shapeField(job), workers + " workers do not fill whole Slurm nodes of " + perNode
                     + " (trainyard.slurm.tasks-per-node): ask for a multiple of " + perNode + ", or for at most " + perNode);
         }
         BatchScript.Shape shape = shape(job);
         String partition = properties.allocationOf(job.getProject()).partition();
         partitions.fitting(partition, shape).ifPresent(fitting -> {
             if (fitting < shape.nodes()) {
-                throw new InvalidRequestException(workersField(job), workers + " workers need " + counted(shape.nodes(), "node")
+                throw new InvalidRequestException(shapeField(job), workers + " workers need " + counted(shape.nodes(), "node")
                         + " with " + counted(shape.tasksPerNode(), "CPU")
                         + (shape.gpusPerNode() > 0 ? " and " + counted(shape.gpusPerNode(), "GPU") : "")
                         + " each; Slurm partition '" + (partition == null ? "(the cluster's default)" : partition) + "' has "
@@ -90,8 +95,11 @@ public class SlurmBackend implements Backend, SmartLifecycle {
         return count + " " + noun + (count == 1 ? "" : "s");
     }
 
-    /** The field that asked for the workers: the resource config's, or the submission's {@code gpus}. */
-    private static String workersField(Job job) {
+    /** The field that asked for the job's shape: the submission's {@code nodes} or {@code gpus}, or the resource config's. */
+    private static String shapeField(Job job) {
+        if (job.getNodes() > 0) {
+            return "nodes";
+        }
         return job.getSlots() == job.getResource().trainer().workers()
                 ? "resourceConfig.trainerResourceConfig.localTrainerConfig.numWorkers" : "gpus";
     }
@@ -203,7 +211,8 @@ public class SlurmBackend implements Backend, SmartLifecycle {
     }
 
     private BatchScript.Shape shape(Job job) {
-        return BatchScript.Shape.of(job.getSlots(), properties.tasksPerNode(), job.isRequireGpus());
+        return job.getNodes() > 0 ? BatchScript.Shape.over(job.getSlots(), job.getNodes(), job.isRequireGpus())
+                : BatchScript.Shape.of(job.getSlots(), properties.tasksPerNode(), job.isRequireGpus());
     }
 
     private SlurmPlacement placement(Job job) {

@@ -45,12 +45,18 @@ class SlurmBackendTest {
     }
 
     private static Job job(int workers) {
+        return job(workers, 0);
+    }
+
+    /** A job of {@code workers} workers, spread over {@code nodes} hosts (0: as the backend's settings say). */
+    private static Job job(int workers, int nodes) {
         String task = JobBodies.taskConfig("print('hello')", "outputs/model.pt");
         String resource = JobBodies.RESOURCE_CONFIG.formatted(workers);
         JobSpec spec = new JobSpec("on_slurm", SlurmBackend.NAME, "default", TaskConfigReader.read("taskConfig", task),
                 ResourceConfigReader.read("resourceConfig", resource, (field, uri) -> {
                     throw new AssertionError(uri);
-                }), task, resource, null, null, Map.of(), 0, false, 3600, workers, 1, 0, TrainerImages.SERVER_DEFAULTS);
+                }), task, resource, null, null, Map.of(), 0, false, 3600, workers, nodes, 1, 0,
+                TrainerImages.SERVER_DEFAULTS);
         return new Job(UUID.randomUUID(), spec, "tester", null, null, Instant.now());
     }
 
@@ -84,6 +90,20 @@ class SlurmBackendTest {
         });
 
         backend(1, unreadable).validate(job(5));
+    }
+
+    @Test
+    void theSubmissionsNodesSpreadTheWorkersEvenlyWhateverTheTasksPerNodeSetting() {
+        LaunchPlan plan = backend(1).plan(job(4, 2));
+
+        assertThat(plan.placement()).containsEntry("nodes", 2).containsEntry("tasksPerNode", 2);
+        assertThat(plan.batchScript()).contains("#SBATCH --nodes=2\n", "#SBATCH --ntasks-per-node=2\n");
+        assertThatThrownBy(() -> backend(1).validate(job(3, 2)))
+                .isInstanceOfSatisfying(InvalidRequestException.class, refused -> assertThat(refused.violations()).singleElement()
+                        .isEqualTo(new Violation("nodes", "3 workers do not divide evenly over 2 nodes")));
+        assertThatThrownBy(() -> backend(1).validate(job(3, 3)))
+                .isInstanceOfSatisfying(InvalidRequestException.class, refused -> assertThat(refused.violations()).singleElement()
+                        .isEqualTo(new Violation("nodes", "3 workers need 3 nodes with 1 CPU each; Slurm partition 'gpu' has 2 such nodes")));
     }
 
     @Test

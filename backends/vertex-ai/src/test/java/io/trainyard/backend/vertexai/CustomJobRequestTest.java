@@ -117,7 +117,7 @@ class CustomJobRequestTest {
         return new JobSpec("my_job", VertexAiBackend.NAME, "default", TaskConfigReader.read("taskConfig", task),
                 ResourceConfigReader.read("resourceConfig", resource, (field, uri) -> {
                     throw new AssertionError("these resource configs name their shared resource config inline");
-                }), task, resource, null, null, Map.of(), 0, false, timeoutSeconds, 1, 1, 30, images);
+                }), task, resource, null, null, Map.of(), 0, false, timeoutSeconds, 1, 0, 1, 30, images);
     }
 
     static VertexAiProperties properties(String tensorboard) {
