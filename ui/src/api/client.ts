@@ -5,6 +5,7 @@ export type Job = components["schemas"]["Job"];
 export type JobState = NonNullable<Job["state"]>;
 export type Agent = components["schemas"]["Agent"];
 export type Backend = components["schemas"]["Backend"];
+export type BackendPartitions = components["schemas"]["BackendPartitions"];
 export type LogLine = components["schemas"]["LogLine"];
 export type JobEvent = components["schemas"]["JobEvent"];
 export type MetricTag = components["schemas"]["MetricTagView"];

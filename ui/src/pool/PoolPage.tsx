@@ -2,8 +2,12 @@ import { Link } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Agent } from "../api/client";
 import { Time } from "../common/Time";
+import { PartitionsSection } from "./PartitionsSection";
 
-/** Every agent of the pool: its GPUs as a grid (which job holds each), CPU slots, lease and heartbeat. */
+/**
+ * Every agent of the pool: its GPUs as a grid (which job holds each), CPU slots, lease and heartbeat; then the
+ * partitions of the clusters the server submits to.
+ */
 export function PoolPage() {
   const agents = useQuery({ queryKey: ["agents"], queryFn: () => unwrap(api.GET("/agents")), refetchInterval: 3000 });
   if (agents.error) return <p className="error pad">{agents.error.message}</p>;
@@ -16,6 +20,7 @@ export function PoolPage() {
           <AgentCard key={agent.id} agent={agent} />
         ))}
       </div>
+      <PartitionsSection />
     </section>
   );
 }

@@ -45,6 +45,7 @@ __all__ = [
     "AuditEvent",
     "AuditPage",
     "Backend",
+    "BackendPartitions",
     "CurrentUser",
     "FieldError",
     "FollowJobLogs200Response",
@@ -73,6 +74,8 @@ __all__ = [
     "OnAgent",
     "OnSlurm",
     "OnVertexAi",
+    "Partition",
+    "PartitionNode",
     "Placement",
     "Problem",
     "Project",
@@ -115,6 +118,7 @@ from trainyard_client.models.agent_job import AgentJob as AgentJob
 from trainyard_client.models.audit_event import AuditEvent as AuditEvent
 from trainyard_client.models.audit_page import AuditPage as AuditPage
 from trainyard_client.models.backend import Backend as Backend
+from trainyard_client.models.backend_partitions import BackendPartitions as BackendPartitions
 from trainyard_client.models.current_user import CurrentUser as CurrentUser
 from trainyard_client.models.field_error import FieldError as FieldError
 from trainyard_client.models.follow_job_logs200_response import FollowJobLogs200Response as FollowJobLogs200Response
@@ -143,6 +147,8 @@ from trainyard_client.models.new_user import NewUser as NewUser
 from trainyard_client.models.on_agent import OnAgent as OnAgent
 from trainyard_client.models.on_slurm import OnSlurm as OnSlurm
 from trainyard_client.models.on_vertex_ai import OnVertexAi as OnVertexAi
+from trainyard_client.models.partition import Partition as Partition
+from trainyard_client.models.partition_node import PartitionNode as PartitionNode
 from trainyard_client.models.placement import Placement as Placement
 from trainyard_client.models.problem import Problem as Problem
 from trainyard_client.models.project import Project as Project

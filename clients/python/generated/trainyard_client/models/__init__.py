@@ -20,6 +20,7 @@ from trainyard_client.models.agent_job import AgentJob
 from trainyard_client.models.audit_event import AuditEvent
 from trainyard_client.models.audit_page import AuditPage
 from trainyard_client.models.backend import Backend
+from trainyard_client.models.backend_partitions import BackendPartitions
 from trainyard_client.models.current_user import CurrentUser
 from trainyard_client.models.field_error import FieldError
 from trainyard_client.models.follow_job_logs200_response import FollowJobLogs200Response
@@ -48,6 +49,8 @@ from trainyard_client.models.new_user import NewUser
 from trainyard_client.models.on_agent import OnAgent
 from trainyard_client.models.on_slurm import OnSlurm
 from trainyard_client.models.on_vertex_ai import OnVertexAi
+from trainyard_client.models.partition import Partition
+from trainyard_client.models.partition_node import PartitionNode
 from trainyard_client.models.placement import Placement
 from trainyard_client.models.problem import Problem
 from trainyard_client.models.project import Project

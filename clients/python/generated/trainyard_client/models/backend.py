@@ -31,9 +31,10 @@ class Backend(BaseModel):
     links: List[StrictStr] = Field(description="The names of the links its jobs have (job.links)")
     name: StrictStr = Field(description="The name stored on jobs (job.backend) and accepted as a submission's backend")
     nodes: StrictBool = Field(description="Jobs may ask it to spread their workers over several hosts (a submission's nodes)")
+    partitions: StrictBool = Field(description="It submits to a cluster whose partitions GET /backends/{name}/partitions lists")
     placement: StrictStr = Field(description="The kind tag of its jobs' placements (job.placement.kind)")
     resource_configs: List[StrictStr] = Field(description="The GiGL trainerResourceConfig kinds it runs", alias="resourceConfigs")
-    __properties: ClassVar[List[str]] = ["description", "gpus", "links", "name", "nodes", "placement", "resourceConfigs"]
+    __properties: ClassVar[List[str]] = ["description", "gpus", "links", "name", "nodes", "partitions", "placement", "resourceConfigs"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -91,6 +92,7 @@ class Backend(BaseModel):
             "links": obj.get("links"),
             "name": obj.get("name"),
             "nodes": obj.get("nodes"),
+            "partitions": obj.get("partitions"),
             "placement": obj.get("placement"),
             "resourceConfigs": obj.get("resourceConfigs")
         })

@@ -2,6 +2,7 @@ package io.trainyard.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ import io.trainyard.client.model.RetryPolicy;
 import io.trainyard.client.model.ScalarPoint;
 import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.LoopbackSshd;
 import io.trainyard.testing.RawHttpClient;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.ServerExtension;
@@ -225,6 +227,62 @@ class SlurmJobsTest {
             }
             assertThat(restarted.api().logTexts(id)).containsExactlyElementsOf(expected);
         }
+    }
+
+    /**
+     * With {@code trainyard.slurm.ssh}, Slurm's commands run on a login node: here OpenSSH's sshd on loopback, which logs
+     * each command it runs. The job, its log and the partitions come through it.
+     */
+    @Test
+    void aServerWhoseSlurmIsBehindALoginNodeRunsItsCommandsThereOverSsh(@TempDir Path dataDir) throws Exception {
+        assumeTrue(LoopbackSshd.available(), "needs OpenSSH's sshd: apt-get install openssh-server");
+        try (LoopbackSshd login = LoopbackSshd.start()) {
+            List<String> arguments = new ArrayList<>(List.of(CLUSTER_ARGUMENTS));
+            arguments.addAll(login.slurmArguments());
+            try (RunningServer viaLogin = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "slurm-ssh",
+                    arguments.toArray(String[]::new))) {
+                RawHttpClient api = viaLogin.api().raw();
+                RawHttpClient.Response created = api.post("/jobs", JobBodies.asJson(JobBodies.job("through_a_login_node",
+                        "import socket\nprint('on', socket.gethostname(), flush=True)\n", 2).backend("slurm")));
+                assertThat(created.status()).as(created.body().toString()).isEqualTo(201);
+                UUID id = UUID.fromString(created.body().get("id").asString());
+                Eventually.await("the job ended", () -> !List.of("QUEUED", "STARTING", "RUNNING")
+                        .contains(api.get("/jobs/" + id).body().get("state").asString()), WAIT);
+
+                assertThat(api.get("/jobs/" + id).body().get("state").asString()).isEqualTo("SUCCEEDED");
+                assertThat(viaLogin.api().logTexts(id)).containsExactlyInAnyOrder("on node1", "on node2");
+                JsonNode partitions = api.get("/backends/slurm/partitions").body();
+                assertThat(partitions.get("partitions").get(0).get("nodes").size()).as(partitions.toString()).isEqualTo(2);
+                assertThat(login.commandLog()).anyMatch(command -> command.contains("'sbatch' '--parsable'"))
+                        .anyMatch(command -> command.contains("'squeue'")).anyMatch(command -> command.contains("'sinfo'"))
+                        .allMatch(command -> command.startsWith("'env' 'SLURM_CONF="));
+            }
+        }
+    }
+
+    /** The Pool page's partitions: each node with its CPUs and GPUs, those a running job holds counted as used. */
+    @Test
+    void thePartitionsShowTheGpusARunningJobHolds() {
+        UUID id = submit(JobBodies.job("holds_two_gpus_on_slurm", JobBodies.ticking(40, 0.25)).gpus(2).nodes(1));
+        Eventually.await("the job runs", () -> "RUNNING".equals(job(id).get("state").asString()), WAIT);
+
+        Eventually.await("a reading shows its GPUs in use", () -> {
+            JsonNode partition = raw().get("/backends/slurm/partitions").body().get("partitions").get(0);
+            return partition.get("gpusUsed").asInt() >= 2;
+        }, Duration.ofSeconds(30));
+        JsonNode partition = raw().get("/backends/slurm/partitions").body().get("partitions").get(0);
+        assertThat(partition.get("name").asString()).isEqualTo("debug");
+        assertThat(partition.get("isDefault").asBoolean()).isTrue();
+        assertThat(partition.get("gpus").asInt()).isEqualTo(4);
+        assertThat(partition.get("cpus").asInt()).isEqualTo(8);
+        String host = job(id).get("placement").get("hosts").asString();
+        assertThat(partition.get("nodes")).anySatisfy(node -> {
+            assertThat(node.get("name").asString()).isEqualTo(host);
+            assertThat(node.get("gpusUsed").asInt()).isEqualTo(2);
+            assertThat(node.get("state").asString()).isIn("mixed", "allocated");
+        });
+        assertThat(raw().get("/backends/local/partitions").status()).isEqualTo(404);
+        raw().post("/jobs/" + id + "/cancel", null);
     }
 
     @Test

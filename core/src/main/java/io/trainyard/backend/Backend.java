@@ -2,6 +2,7 @@ package io.trainyard.backend;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import io.trainyard.gigl.ResourceConfig;
@@ -70,6 +71,14 @@ public interface Backend {
 
     /** After a restart: re-attach to, or settle, the runs this node had when it stopped. */
     void recover(List<Job> activeJobsOfThisNode);
+
+    /**
+     * The partitions of the cluster it submits to, for a backend that declares {@link BackendDescription#partitions};
+     * empty while the cluster has never answered.
+     */
+    default Optional<PartitionReading> partitions() {
+        return Optional.empty();
+    }
 
     /** Where a person can look at the job's run outside Trainyard (a console, TensorBoard), by kind; none by default. */
     default Map<String, String> links(Job job) {

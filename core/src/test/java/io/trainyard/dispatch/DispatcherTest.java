@@ -59,7 +59,7 @@ class DispatcherTest {
         @Override
         public BackendDescription description() {
             return new BackendDescription("test", "places what the test lets fit", List.of(TrainerResource.Local.KIND), true,
-                    false, "agent", Map.class, List.of());
+                    false, false, "agent", Map.class, List.of());
         }
 
         @Override

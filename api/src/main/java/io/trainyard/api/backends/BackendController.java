@@ -5,7 +5,9 @@ import java.util.List;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.backend.Backend;
+import io.trainyard.validation.NotFoundException;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -18,6 +20,17 @@ public class BackendController {
 
     public BackendController(List<Backend> backends) {
         this.backends = backends;
+    }
+
+    @GetMapping("/{name}/partitions")
+    @Operation(operationId = "getBackendPartitions", summary = "The partitions of the cluster a backend submits to, with the CPUs "
+            + "and GPUs in use on each node: for the backends whose partitions is true")
+    public PartitionsView partitions(@PathVariable String name) {
+        Backend backend = backends.stream()
+                .filter(candidate -> candidate.name().equals(name) && candidate.description().partitions())
+                .findFirst()
+                .orElseThrow(() -> new NotFoundException("No such backend", "No backend '" + name + "' that lists partitions"));
+        return PartitionsView.of(name, backend.partitions().orElse(null));
     }
 
     @GetMapping

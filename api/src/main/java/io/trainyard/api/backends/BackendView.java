@@ -19,6 +19,8 @@ public record BackendView(
         boolean gpus,
         @Schema(description = "Jobs may ask it to spread their workers over several hosts (a submission's nodes)")
         boolean nodes,
+        @Schema(description = "It submits to a cluster whose partitions GET /backends/{name}/partitions lists")
+        boolean partitions,
         @Schema(description = "The kind tag of its jobs' placements (job.placement.kind)", example = "agent")
         String placement,
         @Schema(description = "The names of the links its jobs have (job.links)", example = "[\"tensorboard\"]")
@@ -26,6 +28,6 @@ public record BackendView(
 
     static BackendView of(BackendDescription description) {
         return new BackendView(description.name(), description.description(), description.resourceConfigs(),
-                description.gpuRequests(), description.multiHost(), description.placementKind(), description.links());
+                description.gpuRequests(), description.multiHost(), description.partitions(), description.placementKind(), description.links());
     }
 }

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import io.trainyard.agent.trainer.TrainerOutputs;
@@ -17,6 +18,7 @@ import io.trainyard.backend.BackendDescription;
 import io.trainyard.backend.FollowedRuns;
 import io.trainyard.backend.HostProcesses;
 import io.trainyard.backend.LaunchPlan;
+import io.trainyard.backend.PartitionReading;
 import io.trainyard.backend.PlacementDecision;
 import io.trainyard.backend.PlacementPass;
 import io.trainyard.gigl.ResourceConfig;
@@ -140,6 +142,11 @@ public class SlurmBackend implements Backend, SmartLifecycle {
     @Override
     public Map<String, String> outputUris(Job job) {
         return TrainerOutputs.uris(job.getTask().trainedModelMetadata().byField(), folder(job.getId()));
+    }
+
+    @Override
+    public Optional<PartitionReading> partitions() {
+        return partitions.reading();
     }
 
     /** The job's TensorBoard, which the server runs on the scalars it read from the job's event files. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,10 +14,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Slurm's own commands, run by the server as a submit host: {@code sbatch --parsable}, {@code squeue} with a fixed
- * {@code --format}, {@code scancel}. Chosen over {@code slurmrestd} and over {@code --json}: these options have read
- * and printed the same since long before Slurm 22.05 and still do in 24.x and 25.x, whereas slurmrestd's API
- * version, and the JSON's shape, change with each release.
+ * Slurm's own commands, run by the server as a submit host or on a login node over SSH ({@link CommandHost}):
+ * {@code sbatch --parsable}, {@code squeue} and {@code sinfo} with a fixed format, {@code scancel}. Chosen over
+ * {@code slurmrestd} and over {@code --json}: these options have read and printed the same since long before Slurm
+ * 22.05 and still do in 24.x and 25.x, whereas slurmrestd's API version, and the JSON's shape, change with each
+ * release.
  *
  * <p>Each command runs with only {@code PATH}, {@code HOME}, {@code LANG} and {@code SLURM_CONF} in its environment:
  * {@code sbatch} hands its environment to the job ({@code --export=ALL}), and the server's own (its tokens, its
@@ -28,13 +28,19 @@ class SlurmCommands {
 
     /** The fields of a job {@link #queue} reads: id, name, state, reason, nodes. {@code |} appears in none of them. */
     private static final String QUEUE_FORMAT = "%i|%j|%T|%r|%N";
-    /** The fields of a node {@link #nodes} reads: name, partition ({@code *} after the default one), CPUs, generic resources. */
-    private static final String NODE_FORMAT = "%N|%P|%c|%G";
+    /**
+     * The fields of a node {@link #nodes} reads: name, partition ({@code *} after the default one), CPUs, CPUs by state
+     * (allocated/idle/other/total), generic resources, those in use, state. {@code --Format}, since {@code --format} has
+     * no letter for the resources in use; a width of 0 prints a field whole.
+     */
+    private static final String NODE_FORMAT = "NodeList:0|,Partition:0|,CPUs:0|,CPUsState:0|,Gres:0|,GresUsed:0|,StateLong:0";
 
+    private final CommandHost host;
     private final Map<String, String> environment;
     private final Duration timeout;
 
-    SlurmCommands(Path conf, Duration timeout) {
+    SlurmCommands(CommandHost host, Duration timeout) {
+        this.host = host;
         this.timeout = timeout;
         Map<String, String> env = new HashMap<>();
         for (String name : List.of("PATH", "HOME", "LANG")) {
@@ -43,9 +49,7 @@ class SlurmCommands {
                 env.put(name, value);
             }
         }
-        if (conf != null) {
-            env.put("SLURM_CONF", conf.toString());
-        }
+        env.putAll(host.environment());
         this.environment = Map.copyOf(env);
     }
 
@@ -82,7 +86,7 @@ class SlurmCommands {
 
     /** Every node of every partition, once per partition it is in: one call. */
     List<SlurmPartitions.Node> nodes() {
-        return parseNodes(run(List.of("sinfo", "--noheader", "--Node", "--format=" + NODE_FORMAT), null));
+        return parseNodes(run(List.of("sinfo", "--noheader", "--Node", "--Format=" + NODE_FORMAT), null));
     }
 
     /** Asks Slurm to end the job: SIGTERM to its tasks, SIGKILL after the cluster's {@code KillWait}. */
@@ -104,12 +108,14 @@ class SlurmCommands {
 
     static List<SlurmPartitions.Node> parseNodes(String out) {
         List<SlurmPartitions.Node> nodes = new ArrayList<>();
-        for (String[] fields : rows(out, 4)) {
+        for (String[] fields : rows(out, 7)) {
             boolean inDefault = fields[1].endsWith("*");
             String partition = inDefault ? fields[1].substring(0, fields[1].length() - 1) : fields[1];
             try {
-                nodes.add(new SlurmPartitions.Node(fields[0], partition, inDefault, Integer.parseInt(fields[2]), gpus(fields[3])));
-            } catch (NumberFormatException e) {
+                int allocated = Integer.parseInt(fields[3].substring(0, fields[3].indexOf('/')));
+                nodes.add(new SlurmPartitions.Node(fields[0], partition, inDefault, fields[6], Integer.parseInt(fields[2]), allocated,
+                        gpus(fields[4]), gpus(fields[5])));
+            } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
                 // A CPU count such as "4+" (nodes of one line differ): not a line of --Node output.
             }
         }
@@ -129,13 +135,14 @@ class SlurmCommands {
     }
 
     /**
-     * The GPUs in a node's generic resources: {@code gpu:2}, {@code gpu:a100:4(S:0-1)}, {@code gpu:a100:2,gpu:v100:1}
-     * (3), {@code (null)} (none).
+     * The GPUs in a node's generic resources, or those in use: {@code gpu:2}, {@code gpu:a100:4(S:0-1)},
+     * {@code gpu:a100:2,gpu:v100:1} (3), {@code gpu:a100:2(IDX:0,2)} (2), {@code gpu:(null):0} (0), {@code (null)} (none).
      */
     static int gpus(String gres) {
         int gpus = 0;
-        for (String resource : gres.split(",")) {
-            String[] parts = resource.replaceFirst("\\(.*$", "").split(":");
+        // Parenthesised parts (sockets, indexes, "(null)") go first: they may hold commas and colons.
+        for (String resource : gres.replaceAll("\\([^)]*\\)", "").split(",")) {
+            String[] parts = resource.split(":");
             if (parts[0].equals("gpu")) {
                 String last = parts[parts.length - 1];
                 // "gpu" and "gpu:a100" name one GPU; the count, when there is one, comes last.
@@ -146,7 +153,7 @@ class SlurmCommands {
     }
 
     private String run(List<String> argv, String stdin) {
-        ProcessBuilder builder = new ProcessBuilder(argv);
+        ProcessBuilder builder = new ProcessBuilder(host.argv(argv));
         builder.environment().clear();
         builder.environment().putAll(environment);
         Process process;

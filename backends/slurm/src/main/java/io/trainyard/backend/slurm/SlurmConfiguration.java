@@ -20,7 +20,7 @@ public class SlurmConfiguration {
     @Bean
     SlurmBackend slurmBackend(SlurmProperties properties, TrainyardProperties trainyard, JobTransitions transitions, LogWriter logWriter,
             LogStore logStore, ScalarStore scalars, ScalarIngest scalarIngest) {
-        SlurmCommands commands = new SlurmCommands(properties.conf(), properties.commandTimeout());
+        SlurmCommands commands = new SlurmCommands(CommandHost.of(properties), properties.commandTimeout());
         SlurmQueue queue = new SlurmQueue(commands, properties.pollInterval());
         return new SlurmBackend(properties, trainyard.nodeId(), new SlurmRun.Services(commands, queue, transitions, logWriter, logStore, scalars,
                         scalarIngest),

@@ -16,7 +16,7 @@ public class SlurmModule {
 
     static final BackendDescription DESCRIPTION = new BackendDescription(SlurmBackend.NAME,
             "A Slurm cluster: each job one batch job, a srun task per worker (on when trainyard.slurm.enabled is true)",
-            List.of(TrainerResource.Local.KIND), true, true, SlurmPlacement.KIND, SlurmPlacement.class, List.of("tensorboard"));
+            List.of(TrainerResource.Local.KIND), true, true, true, SlurmPlacement.KIND, SlurmPlacement.class, List.of("tensorboard"));
 
     @Bean
     BackendDescription slurmDescription() {

@@ -10,11 +10,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings under {@code trainyard.slurm.*}. The backend exists only when {@code enabled} is true; the server then
- * runs Slurm's commands ({@code sbatch}, {@code squeue}, {@code scancel}) itself, so it must be a submit host of the
- * cluster (a login node, or any host with the cluster's {@code slurm.conf} and munge key).
+ * runs Slurm's commands ({@code sbatch}, {@code squeue}, {@code sinfo}, {@code scancel}) itself, so it must be a
+ * submit host of the cluster (any host with the cluster's {@code slurm.conf} and munge key), or over SSH on a login
+ * node ({@code ssh}). Either way the server reads and writes the jobs' work folders under {@code workRoot}.
  *
  * @param enabled turns the backend on
  * @param conf the cluster's {@code slurm.conf}, passed to the commands as {@code SLURM_CONF}; none: Slurm's default
+ *     (with {@code ssh}, a path on the login node)
+ * @param ssh a login node to run the commands on instead of this server; none: the server is a submit host
  * @param workRoot a folder on the filesystem the nodes share, seen at the same path by the server: each job's work
  *     folder (configs, outputs, one output file per rank) is {@code <workRoot>/jobs/<job id>}
  * @param partition the partition of jobs whose project names none ({@code --partition}); none: the cluster's default
@@ -32,6 +35,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record SlurmProperties(
         boolean enabled,
         Path conf,
+        Ssh ssh,
         Path workRoot,
         String partition,
         String account,
@@ -50,6 +54,27 @@ public record SlurmProperties(
         }
         if (tasksPerNode < 1) {
             throw new IllegalArgumentException("trainyard.slurm.tasks-per-node must be at least 1");
+        }
+    }
+
+    /**
+     * A login node of the cluster, reached with OpenSSH's {@code ssh}.
+     *
+     * @param user the account on it; none: the server's user's name
+     * @param identityFile the private key to log in with, e.g. a key made for the server alone; named to {@code ssh},
+     *     never read by the server
+     * @param knownHostsFile the login node's host key, checked strictly; none: the server's user's
+     *     {@code ~/.ssh/known_hosts}
+     */
+    public record Ssh(String host, @DefaultValue("22") int port, String user, Path identityFile, Path knownHostsFile) {
+
+        public Ssh {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("trainyard.slurm.ssh.host must name the login node");
+            }
+            if (identityFile == null) {
+                throw new IllegalArgumentException("trainyard.slurm.ssh.identity-file must name the private key to log in with");
+            }
         }
     }
 

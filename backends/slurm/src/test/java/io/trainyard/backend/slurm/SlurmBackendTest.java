@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.trainyard.backend.LaunchPlan;
+import io.trainyard.backend.Partition;
+import io.trainyard.backend.PartitionReading;
 import io.trainyard.gigl.ResourceConfigReader;
 import io.trainyard.gigl.TaskConfigReader;
 import io.trainyard.job.Job;
@@ -29,9 +31,9 @@ class SlurmBackendTest {
 
     /** Partition "gpu": two nodes of 4 CPUs and 2 GPUs. */
     private static final SlurmPartitions TWO_NODES = new SlurmPartitions(() -> SlurmCommands.parseNodes("""
-            node1|gpu|4|gpu:2
-            node2|gpu|4|gpu:2
-            node3|cpu*|64|(null)
+            node1|gpu|4|2/2/0/4|gpu:2|gpu:1|mixed
+            node2|gpu|4|0/4/0/4|gpu:2|gpu:0|idle
+            node3|cpu*|64|0/0/64/64|(null)|(null)|down*
             """));
 
     private SlurmBackend backend(int tasksPerNode) {
@@ -39,7 +41,7 @@ class SlurmBackendTest {
     }
 
     private SlurmBackend backend(int tasksPerNode, SlurmPartitions partitions) {
-        SlurmProperties properties = new SlurmProperties(true, null, workRoot, "gpu", null, null, Map.of(), tasksPerNode, List.of(),
+        SlurmProperties properties = new SlurmProperties(true, null, null, workRoot, "gpu", null, null, Map.of(), tasksPerNode, List.of(),
                 Duration.ofSeconds(2), Duration.ofSeconds(30));
         return new SlurmBackend(properties, "node", null, partitions);
     }
@@ -84,12 +86,23 @@ class SlurmBackendTest {
     }
 
     @Test
+    void thePartitionsAreReadWithWhatOfEachNodeIsInUse() {
+        PartitionReading reading = backend(1).partitions().orElseThrow();
+
+        assertThat(reading.partitions()).containsExactly(
+                new Partition("gpu", false, List.of(new Partition.Node("node1", "mixed", 4, 2, 2, 1),
+                        new Partition.Node("node2", "idle", 4, 0, 2, 0))),
+                new Partition("cpu", true, List.of(new Partition.Node("node3", "down*", 64, 0, 0, 0))));
+    }
+
+    @Test
     void aClusterThatCannotBeReadChecksNothingAndSbatchDecides() {
         SlurmPartitions unreadable = new SlurmPartitions(() -> {
             throw new SlurmCommands.SlurmException("sinfo did not answer in 30 s");
         });
 
         backend(1, unreadable).validate(job(5));
+        assertThat(backend(1, unreadable).partitions()).isEmpty();
     }
 
     @Test

@@ -27,17 +27,18 @@ class SlurmCommandsTest {
     @Test
     void sinfosNodesAreReadWithTheirPartitionsAndGpus() {
         String out = """
-                node1|debug*|4|gpu:2
-                node2|gpu|64|gpu:a100:4(S:0-1),gpu:v100:1
-                node3|cpu|128|(null)
-                node4|gpu|4+|gpu:2
+                node1|debug*|4|2/2/0/4|gpu:2|gpu:2|mixed
+                node2|gpu|64|0/64/0/64|gpu:a100:4(S:0-1),gpu:v100:1|gpu:a100:2(IDX:0,2),gpu:v100:0(IDX:N/A)|idle
+                node3|cpu|128|128/0/0/128|(null)|gpu:0|allocated
+                node4|gpu|4+|0/4/0/4|gpu:2|gpu:0|idle
                 """;
 
         assertThat(SlurmCommands.parseNodes(out)).containsExactly(
-                new SlurmPartitions.Node("node1", "debug", true, 4, 2),
-                new SlurmPartitions.Node("node2", "gpu", false, 64, 5),
-                new SlurmPartitions.Node("node3", "cpu", false, 128, 0));
+                new SlurmPartitions.Node("node1", "debug", true, "mixed", 4, 2, 2, 2),
+                new SlurmPartitions.Node("node2", "gpu", false, "idle", 64, 0, 5, 2),
+                new SlurmPartitions.Node("node3", "cpu", false, "allocated", 128, 128, 0, 0));
         assertThat(SlurmCommands.gpus("gpu")).isEqualTo(1);
         assertThat(SlurmCommands.gpus("gpu:h100")).isEqualTo(1);
+        assertThat(SlurmCommands.gpus("gpu:(null):0(IDX:N/A)")).isEqualTo(0);
     }
 }

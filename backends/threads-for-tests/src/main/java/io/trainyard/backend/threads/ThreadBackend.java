@@ -36,7 +36,7 @@ public class ThreadBackend implements Backend {
 
     static final BackendDescription DESCRIPTION = new BackendDescription("threads",
             "Each job a thread of the server that prints its launch (tests only)",
-            List.of(TrainerResource.Local.KIND, "customTrainerConfig"), false, false, ThreadPlacement.KIND, ThreadPlacement.class,
+            List.of(TrainerResource.Local.KIND, "customTrainerConfig"), false, false, false, ThreadPlacement.KIND, ThreadPlacement.class,
             List.of());
 
     private final String nodeId;

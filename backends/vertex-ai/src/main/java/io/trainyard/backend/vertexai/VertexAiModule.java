@@ -17,7 +17,7 @@ public class VertexAiModule {
 
     static final BackendDescription DESCRIPTION = new BackendDescription(VertexAiBackend.NAME,
             "Google Cloud Vertex AI CustomJobs, as GiGL's launcher creates them (on when trainyard.vertex-ai.project is set)",
-            List.of(TrainerResource.VertexAi.KIND, TrainerResource.VertexAiGraphStore.KIND), false, false,
+            List.of(TrainerResource.VertexAi.KIND, TrainerResource.VertexAiGraphStore.KIND), false, false, false,
             VertexAiPlacement.KIND,
             VertexAiPlacement.class, List.of(VertexLinks.CONSOLE, VertexLinks.TENSORBOARD));
 
