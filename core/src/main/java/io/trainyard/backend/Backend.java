@@ -73,6 +73,14 @@ public interface Backend {
     void recover(List<Job> activeJobsOfThisNode);
 
     /**
+     * Why a job handed to this backend (STARTING) is not running yet, for a backend that queues jobs itself (Slurm's
+     * pending reason); empty when nothing holds it up or this server does not follow its run.
+     */
+    default Optional<String> waitingReason(UUID jobId) {
+        return Optional.empty();
+    }
+
+    /**
      * The partitions of the cluster it submits to, for a backend that declares {@link BackendDescription#partitions};
      * empty while the cluster has never answered.
      */

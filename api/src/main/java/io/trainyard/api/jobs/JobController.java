@@ -125,7 +125,7 @@ public class JobController {
         // The answer leaves the queue out: the job has just joined it, after the queue was last replayed, and a burst
         // of submissions must not replay it for answers that could not show the new job anyway (GET /jobs/{id} does).
         Job job = submitted.job();
-        JobView view = JobView.of(job, links(job), null, null);
+        JobView view = JobView.of(job, links(backends.get(job.getBackend()), job), null, null);
         URI location = URI.create("/jobs/" + view.id());
         return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location).body(view);
     }
@@ -262,16 +262,18 @@ public class JobController {
 
     /**
      * A job of a backend this server does not run (another replica's) has no links here. A queued job shows its
-     * place in the queue and why it waits, naming no job of a project the caller may not see.
+     * place in the queue and why it waits, naming no job of a project the caller may not see; a starting one, why its
+     * backend's own queue holds it (Slurm's pending reason), when this server follows it.
      */
     JobView view(Job job) {
         DispatchQueue.Waiting waiting = job.getState() == JobState.QUEUED ? queue.of(job.getId()) : null;
-        return JobView.of(job, links(job), waiting == null ? null : waiting.position(),
-                waiting == null ? null : waiting.reasonSeenBy(access::canSee));
+        Backend backend = backends.get(job.getBackend());
+        String reason = waiting != null ? waiting.reasonSeenBy(access::canSee)
+                : job.getState() == JobState.STARTING && backend != null ? backend.waitingReason(job.getId()).orElse(null) : null;
+        return JobView.of(job, links(backend, job), waiting == null ? null : waiting.position(), reason);
     }
 
-    private Map<String, String> links(Job job) {
-        Backend backend = backends.get(job.getBackend());
+    private static Map<String, String> links(Backend backend, Job job) {
         return backend == null ? Map.of() : backend.links(job);
     }
 }

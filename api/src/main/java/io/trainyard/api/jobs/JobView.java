@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  *     queued job ahead of it, those of projects the caller may not see included; else null, and null in a
  *     submission's answer (the queue is replayed at most once a second; {@code GET /jobs/{id}} shows it)
  * @param waitingReason for a queued job, why it is not running yet (a job it waits behind is named only to those
- *     who may see it); else null (as queuePosition)
+ *     who may see it); for a starting job that its backend queues itself, the backend's reason (e.g.
+ *     {@code Slurm: Resources}); else null
  */
 @Schema(name = "Job")
 public record JobView(

@@ -144,6 +144,12 @@ public class SlurmBackend implements Backend, SmartLifecycle {
         return TrainerOutputs.uris(job.getTask().trainedModelMetadata().byField(), folder(job.getId()));
     }
 
+    /** Slurm queues the jobs handed to it: while one pends, its reason, as the job's waitingReason. */
+    @Override
+    public Optional<String> waitingReason(UUID jobId) {
+        return runs.run(jobId).flatMap(SlurmRun::pendingReason).map(reason -> "Slurm: " + reason);
+    }
+
     @Override
     public Optional<PartitionReading> partitions() {
         return partitions.reading();

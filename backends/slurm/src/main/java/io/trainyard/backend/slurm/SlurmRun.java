@@ -69,6 +69,8 @@ final class SlurmRun {
     private LogSink sink;
     private MetricShipper metrics;
     private volatile boolean cancelRequested;
+    /** Slurm's reason while its job pends ({@code Resources}, {@code Priority}…); null once it runs. */
+    private volatile String pendingReason;
     private boolean cancelSent;
     private boolean timedOut;
     /**
@@ -152,6 +154,11 @@ final class SlurmRun {
         return reading;
     }
 
+    /** Why Slurm has not started the job yet, as squeue last said; empty once it runs. */
+    Optional<String> pendingReason() {
+        return Optional.ofNullable(pendingReason);
+    }
+
     private void watch(long slurmId, Instant submittedAt) throws InterruptedException {
         String lastReason = null;
         Instant seen = submittedAt;
@@ -176,6 +183,8 @@ final class SlurmRun {
                 settle(outcome(ended.outcome()));
                 return;
             }
+            pendingReason = phase instanceof SlurmStates.Pending pending && !SlurmStates.NO_REASON.equals(pending.reason())
+                    ? pending.reason() : null;
             if (phase instanceof SlurmStates.Pending pending && !pending.reason().equals(lastReason)) {
                 lastReason = pending.reason();
                 if (!SlurmStates.NO_REASON.equals(lastReason)) {
