@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -15,6 +16,7 @@ from dropping_proxy import DroppingProxy
 from trainyard_client import JobsApi
 
 DEMO = JOBS / "link-prediction"
+UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 SLEEPER_TASK = """\
 taskMetadata:
   nodeAnchorBasedLinkPredictionTaskMetadata:
@@ -142,6 +144,23 @@ def test_dry_run_prints_the_launch_plan(server: Server):
     assert "Worker 0:" in result.stdout
     assert "python -m trainyard_runtime.train --job_name=planned" in result.stdout
     assert json.loads(server.cli("ls", "--name", "planned", "-o", "json").stdout) == [], "nothing stored"
+
+
+def test_dry_run_at_80_columns_prints_paths_and_command_lines_whole(server: Server):
+    configs = ("-t", DEMO / "task_config.yaml", "-r", DEMO / "resource_config.yaml", "--name", "planned_narrow")
+    printed = server.cli("submit", *configs, "--dry-run", COLUMNS="80")
+    assert printed.returncode == 0, printed.stderr
+    plan = json.loads(server.cli("submit", *configs, "--dry-run", "-o", "json").stdout)
+    # Each dry run plans a job of its own id, which its paths name.
+    lines = re.sub(UUID, "ID", printed.stdout).splitlines()
+    plan = json.loads(re.sub(UUID, "ID", json.dumps(plan)))
+    expected = [f"Work folder: {plan['workDir']}"]
+    for worker in plan["workers"]:
+        expected.append("  " + shlex.join(worker["argv"]))
+        expected += [f"    {key}={value}" for key, value in worker["environment"].items()]
+    assert max(map(len, expected)) > 80, "the plan has lines longer than the width"
+    for line in expected:
+        assert line in lines, f"{line!r} not printed whole on a line of its own:\n{printed.stdout}"
 
 
 def test_cancel_stops_a_running_job_and_its_follower_exits_non_zero(server: Server, tmp_path: Path):

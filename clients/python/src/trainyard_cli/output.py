@@ -150,17 +150,23 @@ def backends_table(backends: Iterable[Backend]) -> Table:
 
 def launch_plan(plan: LaunchPlan) -> None:
     """A dry run's answer: where the job would run and each worker's exact command line and environment."""
-    out.print(Text.assemble(("Backend: ", "bold"), plan.backend))
+
+    def line(*parts: str | tuple[str, str]) -> None:
+        # Whole, however long: paths and command lines are there to be copied, and Rich would break them (mid-word
+        # where a word is longer than the width) at 80 columns or when piped.
+        out.print(Text.assemble(*parts), soft_wrap=True)
+
+    line(("Backend: ", "bold"), plan.backend)
     if plan.work_dir:
-        out.print(Text.assemble(("Work folder: ", "bold"), plan.work_dir))
-    out.print(Text.assemble(("Placement: ", "bold"), json.dumps(plan.placement, sort_keys=True)))
+        line(("Work folder: ", "bold"), plan.work_dir)
+    line(("Placement: ", "bold"), json.dumps(plan.placement, sort_keys=True))
     for worker in plan.workers:
-        out.print(Text(f"Worker {worker.rank}:", style="bold"))
-        out.print(Text(f"  {shlex.join(worker.argv)}"))
+        line((f"Worker {worker.rank}:", "bold"))
+        line(f"  {shlex.join(worker.argv)}")
         for key, value in sorted(worker.environment.items()):
-            out.print(Text(f"    {key}={value}", style="dim"))
+            line((f"    {key}={value}", "dim"))
     if plan.custom_job_request:
-        out.print(Text("Vertex AI CustomJob request:", style="bold"))
+        line(("Vertex AI CustomJob request:", "bold"))
         out.print_json(json.dumps(plan.custom_job_request))
 
 
