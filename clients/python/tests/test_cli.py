@@ -163,6 +163,30 @@ def test_dry_run_at_80_columns_prints_paths_and_command_lines_whole(server: Serv
         assert line in lines, f"{line!r} not printed whole on a line of its own:\n{printed.stdout}"
 
 
+def test_ls_at_80_columns_prints_each_job_on_one_aligned_line(server: Server, tmp_path: Path):
+    names = ["short_one", "a_job_whose_name_is_too_long_for_eighty_columns_x"]
+    for name in names:
+        task = tmp_path / name / "task_config.yaml"
+        task.parent.mkdir()
+        task.write_text(SLEEPER_TASK.replace("time.sleep(300)", "time.sleep(0)"))
+        submitted = server.cli("submit", "-t", task, "-r", DEMO / "resource_config.yaml", "-l", "suite=narrow", "-f")
+        assert submitted.returncode == 0, submitted.stderr
+    jobs = json.loads(server.cli("ls", "--label", "suite=narrow", "-o", "json").stdout)
+    listed = server.cli("ls", "--label", "suite=narrow", COLUMNS="80")
+    assert listed.returncode == 0, listed.stderr
+
+    header, *rows = listed.stdout.splitlines()
+    assert len(rows) == len(jobs) == 2, listed.stdout
+    assert header.split()[:3] == ["ID", "NAME", "STATE"], "the columns that fit in 80 come first"
+    name_at, state_at = (header.index(column) for column in ("NAME", "STATE"))
+    for job, row in zip(jobs, rows, strict=True):
+        assert len(row) <= 80 and len(header) <= 80, listed.stdout
+        assert row.startswith(f"{job['id']}  "), "the whole id"
+        name = row[name_at:state_at].rstrip()
+        assert name == job["jobName"] or (name.endswith("…") and job["jobName"].startswith(name[:-1])), row
+        assert row[state_at:].split("  ")[0] == "SUCCEEDED", row
+
+
 def test_cancel_stops_a_running_job_and_its_follower_exits_non_zero(server: Server, tmp_path: Path):
     task = tmp_path / "sleeper" / "task_config.yaml"
     task.parent.mkdir()

@@ -1,4 +1,5 @@
-"""How the command line shows things: Rich tables for people, JSON (as the API spells it) for scripts.
+"""How the command line shows things: Rich tables and aligned columns for people, JSON (as the API spells it) for
+scripts.
 
 Results go to standard output, everything about the command's progress and errors to standard error, so
 `trainyard submit … | …` and `$(trainyard submit …)` see only the result.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from trainyard_cli import columns
+from trainyard_cli.columns import Column
 from trainyard_cli.problems import CliError
 from trainyard_client import Agent, ApiClient, Backend, Job, JobEvent, LaunchPlan, LogLine
 
@@ -48,26 +51,23 @@ def state(value: str) -> Text:
     return Text(value, style=STATE_STYLES.get(value, ""))
 
 
-def jobs_table(jobs: Iterable[Job]) -> Table:
-    table = Table(box=None, header_style="bold")
-    # Ids are never shortened: they are what the other commands take.
-    table.add_column("ID", no_wrap=True, min_width=36)
-    table.add_column("NAME", overflow="fold")
-    table.add_column("STATE", no_wrap=True)
-    for column in ("PROJECT", "BACKEND", "ATTEMPT", "CREATED", "CAUSE"):
-        table.add_column(column)
-    for job in jobs:
-        table.add_row(
-            str(job.id),
-            job.job_name,
-            state(job.state),
-            job.project,
-            job.backend,
-            str(job.attempt),
-            _time(job.created_at, "%Y-%m-%d %H:%M"),
-            _cause(job),
-        )
-    return table
+def jobs_list(jobs: Sequence[Job], width: int) -> list[Text]:
+    """`trainyard ls`: a line per job within width, the long cells cut short and, where that is not enough, the
+    least needed columns left out."""
+    return columns.lines(
+        [
+            # Ids are never shortened: they are what the other commands take.
+            Column("ID", [Text(str(job.id)) for job in jobs]),
+            Column("NAME", [Text(job.job_name) for job in jobs], shortest=16),
+            Column("STATE", [state(job.state) for job in jobs]),
+            Column("PROJECT", [Text(job.project) for job in jobs], shortest=8, priority=2),
+            Column("BACKEND", [Text(job.backend) for job in jobs], shortest=6, priority=0),
+            Column("ATTEMPT", [Text(str(job.attempt)) for job in jobs], priority=1),
+            Column("CREATED", [Text(_time(job.created_at, "%Y-%m-%d %H:%M")) for job in jobs], priority=3),
+            Column("CAUSE", [Text(_cause(job)) for job in jobs], shortest=10, priority=4),
+        ],
+        width,
+    )
 
 
 def job_details(job: Job) -> Table:

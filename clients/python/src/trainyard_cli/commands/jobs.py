@@ -137,7 +137,9 @@ def ls(
     if output_format is Format.json:
         output.print_json(jobs)
     else:
-        output.out.print(output.jobs_table(jobs))
+        for line in output.jobs_list(jobs, output.out.width):
+            # A line still too long (ids are never cut) is left to the terminal to wrap: it then copies whole.
+            output.out.print(line, soft_wrap=True)
 
 
 def describe(ctx: typer.Context, job_id: JobId, output_format: OutputFormat = Format.table) -> None:
