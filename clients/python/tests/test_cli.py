@@ -177,14 +177,16 @@ def test_ls_at_80_columns_prints_each_job_on_one_aligned_line(server: Server, tm
 
     header, *rows = listed.stdout.splitlines()
     assert len(rows) == len(jobs) == 2, listed.stdout
-    assert header.split()[:3] == ["ID", "NAME", "STATE"], "the columns that fit in 80 come first"
-    name_at, state_at = (header.index(column) for column in ("NAME", "STATE"))
+    assert header.split()[:4] == ["ID", "NAME", "STATE", "WHERE"], "the columns that fit in 80 come first"
+    name_at, state_at, where_at = (header.index(column) for column in ("NAME", "STATE", "WHERE"))
     for job, row in zip(jobs, rows, strict=True):
         assert len(row) <= 80 and len(header) <= 80, listed.stdout
         assert row.startswith(f"{job['id']}  "), "the whole id"
         name = row[name_at:state_at].rstrip()
         assert name == job["jobName"] or (name.endswith("…") and job["jobName"].startswith(name[:-1])), row
-        assert row[state_at:].split("  ")[0] == "SUCCEEDED", row
+        assert row[state_at:where_at].rstrip() == "SUCCEEDED", row
+        where = row[where_at:].split("  ")[0].rstrip("…")
+        assert where and job["placement"]["node"].startswith(where), "the agent the job ran on"
 
 
 def test_cancel_stops_a_running_job_and_its_follower_exits_non_zero(server: Server, tmp_path: Path):

@@ -8,6 +8,7 @@ Results go to standard output, everything about the command's progress and error
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -20,7 +21,18 @@ from rich.text import Text
 from trainyard_cli import columns
 from trainyard_cli.columns import Column
 from trainyard_cli.problems import CliError
-from trainyard_client import Agent, ApiClient, Backend, Job, JobEvent, LaunchPlan, LogLine
+from trainyard_client import (
+    Agent,
+    ApiClient,
+    Backend,
+    Job,
+    JobEvent,
+    LaunchPlan,
+    LogLine,
+    OnAgent,
+    OnSlurm,
+    OnVertexAi,
+)
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -53,7 +65,7 @@ def state(value: str) -> Text:
 
 def jobs_list(jobs: Sequence[Job], width: int) -> list[Text]:
     """`trainyard ls`: a line per job within width, the long cells cut short and, where that is not enough, the
-    least needed columns left out."""
+    least needed columns left out (BACKEND first: WHERE mostly tells it)."""
     return columns.lines(
         [
             # Ids are never shortened: they are what the other commands take.
@@ -62,12 +74,29 @@ def jobs_list(jobs: Sequence[Job], width: int) -> list[Text]:
             Column("STATE", [state(job.state) for job in jobs]),
             Column("PROJECT", [Text(job.project) for job in jobs], shortest=8, priority=2),
             Column("BACKEND", [Text(job.backend) for job in jobs], shortest=6, priority=0),
+            Column("WHERE", [Text(where(job)) for job in jobs], shortest=12),
             Column("ATTEMPT", [Text(str(job.attempt)) for job in jobs], priority=1),
             Column("CREATED", [Text(_time(job.created_at, "%Y-%m-%d %H:%M")) for job in jobs], priority=3),
             Column("CAUSE", [Text(_cause(job)) for job in jobs], shortest=10, priority=4),
         ],
         width,
     )
+
+
+def where(job: Job) -> str:
+    """Where a job runs, in a few words: a local job's agent (its host name unless named otherwise) and GPUs, a
+    Slurm job's id, partition and hosts (the id and hosts once Slurm runs it), a Vertex AI CustomJob's id."""
+    placement = job.placement.actual_instance if job.placement is not None else None
+    if isinstance(placement, OnAgent):
+        return placement.node + (f" gpu {','.join(map(str, placement.gpus))}" if placement.gpus else "")
+    if isinstance(placement, OnSlurm):
+        parts = ("slurm", placement.slurm_job_id, placement.partition, placement.hosts)
+        return " ".join(str(part) for part in parts if part)
+    if isinstance(placement, OnVertexAi):
+        # The API names the CustomJob only in the link to its console page.
+        found = re.search(r"/training/(\w+)", job.links.get("vertexConsole", ""))
+        return f"vertex {found.group(1) if found else placement.region}"
+    return ""
 
 
 def job_details(job: Job) -> Table:

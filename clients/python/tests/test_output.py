@@ -1,0 +1,82 @@
+"""What `trainyard ls` makes of jobs, without a server: placements no test here can start (Slurm, Vertex AI)."""
+
+from __future__ import annotations
+
+from trainyard_cli import output
+from trainyard_client import Job
+
+ID = "3f2b6c1e-8a4d-4c2e-9b1a-0d5e6f7a8b9c"
+
+
+def job(**fields) -> Job:
+    at = "2025-11-27T10:00:00Z"
+    stored = {
+        "id": ID,
+        "jobName": "link_prediction",
+        "project": "default",
+        "backend": "slurm",
+        "state": "RUNNING",
+        "attempt": 1,
+        "priority": 0,
+        "workers": 4,
+        "requireGpus": True,
+        "timeoutSeconds": 3600,
+        "labels": {},
+        "links": {},
+        "outputs": {},
+        "createdAt": at,
+        "queuedAt": at,
+        "updatedAt": at,
+    }
+    return Job.from_dict(stored | fields)
+
+
+SLURM = {"kind": "slurm", "partition": "debug", "nodes": 2, "gpusPerNode": 2, "tasksPerNode": 2}
+
+
+def test_a_running_slurm_job_is_where_slurm_runs_it():
+    running = job(placement=SLURM | {"slurmJobId": 1234, "hosts": "node[1-2]"})
+    assert output.where(running) == "slurm 1234 debug node[1-2]"
+
+
+def test_a_slurm_job_not_yet_running_has_its_partition_only():
+    assert output.where(job(placement=SLURM)) == "slurm debug"
+
+
+def test_a_local_job_is_on_its_agent_and_gpus():
+    placed = job(
+        backend="local",
+        placement={"kind": "agent", "node": "gpu-host-7", "device": "cuda", "gpus": [0, 1], "cpuSlots": 0},
+    )
+    assert output.where(placed) == "gpu-host-7 gpu 0,1"
+    assert output.where(job(state="QUEUED")) == "", "not placed yet"
+
+
+def test_a_vertex_ai_job_is_its_custom_job():
+    console = "https://console.cloud.google.com/vertex-ai/locations/us-central1/training/812345/cpu?project=p"
+    placement = {"kind": "vertexAi", "project": "p", "region": "us-central1"}
+    assert output.where(job(placement=placement, links={"vertexConsole": console})) == "vertex 812345"
+    assert output.where(job(placement=placement)) == "vertex us-central1", "before it runs"
+
+
+def test_at_80_columns_a_job_is_one_line_with_its_whole_id_and_where_it_runs():
+    running = job(
+        jobName="a_name_much_too_long_for_eighty_columns",
+        project="a_long_project",
+        placement=SLURM | {"slurmJobId": 1234, "hosts": "node[1-2]"},
+        failureCause="USER_CODE",
+    )
+    header, row = (line.plain for line in output.jobs_list([running], 80))
+    assert header.split() == ["ID", "NAME", "STATE", "WHERE"]
+    assert len(row) <= 80
+    job_id, name, state, where = (row[start:end].strip() for start, end in _spans(header))
+    assert job_id == ID
+    assert name.endswith("…") and "a_name_much_too_long_for_eighty_columns".startswith(name[:-1])
+    assert state == "RUNNING"
+    assert where.startswith("slurm 1234")
+
+
+def _spans(header: str) -> list[tuple[int, int | None]]:
+    """Where each column of a line starts and ends, from where its header starts."""
+    starts = [header.index(name) for name in header.split()]
+    return list(zip(starts, [*starts[1:], None], strict=True))
