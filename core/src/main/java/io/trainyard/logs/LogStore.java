@@ -1,6 +1,5 @@
 package io.trainyard.logs;
 
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
-import tools.jackson.databind.SequenceWriter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -29,8 +27,6 @@ import tools.jackson.databind.json.JsonMapper;
 public class LogStore {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    /** Chunks fetched per query: a follower far behind reads the backlog a few chunks at a time. */
-    private static final int CHUNKS_PER_QUERY = 4;
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transaction;
@@ -93,17 +89,11 @@ public class LogStore {
     }
 
     private void insertChunk(UUID jobId, int attempt, long firstSeq, List<OutputLine> lines) {
-        StringWriter encoded = new StringWriter(lines.size() * 96);
-        try (SequenceWriter writer = JSON.writer().withRootValueSeparator("\n").writeValues(encoded)) {
-            long seq = firstSeq;
-            for (OutputLine line : lines) {
-                writer.write(new LogLine(seq++, attempt, line.time(), line.stream(), line.rank(), line.text()));
-            }
-        }
+        String encoded = new ChunkEncoder().encode(firstSeq, attempt, lines);
         jdbc.sql("""
                 insert into log_chunks (job_id, first_seq, last_seq, attempt, line_count, lines)
                 values (?, ?, ?, ?, ?, ?)""")
-                .params(jobId, firstSeq, firstSeq + lines.size() - 1, attempt, lines.size(), encoded.toString())
+                .params(jobId, firstSeq, firstSeq + lines.size() - 1, attempt, lines.size(), encoded)
                 .update();
     }
 
@@ -117,25 +107,32 @@ public class LogStore {
 
     /** Up to {@code limit} lines with a sequence number above {@code afterSeq}, in order, as stored. */
     public List<StoredLine> readStored(UUID jobId, long afterSeq, int limit) {
-        List<StoredLine> result = new ArrayList<>(Math.min(limit, 8192));
-        long cursor = afterSeq;
-        while (result.size() < limit) {
-            List<Chunk> chunks = jdbc.sql("""
-                    select first_seq, last_seq, lines from log_chunks
-                    where job_id = ? and last_seq > ? order by first_seq limit ?""")
-                    .params(jobId, cursor, CHUNKS_PER_QUERY)
-                    .query((rs, row) -> new Chunk(rs.getLong(1), rs.getLong(2), rs.getString(3)))
-                    .list();
-            for (Chunk chunk : chunks) {
-                chunk.addLinesAfter(cursor, limit, result);
-                cursor = result.isEmpty() ? cursor : result.getLast().seq();
-                if (result.size() >= limit) {
-                    return result;
-                }
-            }
-            if (chunks.size() < CHUNKS_PER_QUERY) {
-                break;
-            }
+        return readChunks(jobId, afterSeq, limit, limit);
+    }
+
+    /**
+     * The lines above {@code afterSeq} of the chunks that hold the next {@code lines} lines, to the end of the last of
+     * those chunks: a follower that reads on from there fetches each chunk once, where stopping mid-chunk would fetch
+     * the chunk again for its rest.
+     */
+    public List<StoredLine> readWholeChunks(UUID jobId, long afterSeq, int lines) {
+        return readChunks(jobId, afterSeq, lines, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The chunks holding lines {@code afterSeq + 1} to {@code afterSeq + lines}, in one query (lines are numbered
+     * without gaps, so those are the chunks that begin at or before the last of them), read up to {@code limit} lines.
+     */
+    private List<StoredLine> readChunks(UUID jobId, long afterSeq, int lines, int limit) {
+        List<Chunk> chunks = jdbc.sql("""
+                select first_seq, last_seq, lines from log_chunks
+                where job_id = ? and last_seq > ? and first_seq <= ? order by last_seq""")
+                .params(jobId, afterSeq, afterSeq + lines)
+                .query((rs, row) -> new Chunk(rs.getLong(1), rs.getLong(2), rs.getString(3)))
+                .list();
+        List<StoredLine> result = new ArrayList<>(Math.min(lines, 8192));
+        for (Chunk chunk : chunks) {
+            chunk.addLinesAfter(afterSeq, limit, result);
         }
         return result;
     }

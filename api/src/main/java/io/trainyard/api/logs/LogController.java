@@ -39,7 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
 public class LogController {
 
     private static final int MAX_PAGE = 10_000;
-    /** Lines read and sent at once by a live follow. */
+    /** Lines read and sent at once by a live follow (to the end of the chunk that holds the last of them). */
     private static final int LINES_PER_EVENT_BATCH = 5_000;
 
     private final LogStore store;
@@ -102,7 +102,7 @@ public class LogController {
         LastingAccess lasting = access.requireJobThroughout(id, Role.VIEWER);
         EventStream stream = EventStream.open(request, response, json);
         try {
-            following.follow(id, cursor, (job, seq) -> store.readStored(job, seq, LINES_PER_EVENT_BATCH), StoredLine::seq,
+            following.follow(id, cursor, (job, seq) -> store.readWholeChunks(job, seq, LINES_PER_EVENT_BATCH), StoredLine::seq,
                     stream.follower(lasting, (line, events) -> EventStream.appendEvent(events, line.seq(), "log", line.json())));
         } catch (IOException e) {
             // The client went away; nothing to clean up.

@@ -19,6 +19,7 @@ import io.trainyard.job.JobTransitions;
 import io.trainyard.job.TestJobs;
 import io.trainyard.logs.LogLine;
 import io.trainyard.logs.LogStore;
+import io.trainyard.logs.StoredLine;
 import io.trainyard.protocol.LogAck;
 import io.trainyard.protocol.LogBatch;
 import io.trainyard.protocol.LogStream;
@@ -112,6 +113,18 @@ class ShippedLogsTest {
                 .isInstanceOf(StaleAgentException.class);
         assertThat(texts()).isEmpty();
         assertThat(queries.get(jobId).getState()).isEqualTo(JobState.RUNNING);
+    }
+
+    /** A page stops at its limit, mid-chunk; a follower's read runs on to the end of the chunk, so it fetches each once. */
+    @Test
+    void aPageEndsAtItsLimitWhereAFollowersReadEndsWithItsLastChunk() {
+        reports.logs(agentId, jobId, 1, batch(1, "a", "b"));
+        reports.logs(agentId, jobId, 1, batch(2, "c", "d"));
+
+        assertThat(logStore.readStored(jobId, 1, 2)).extracting(StoredLine::seq).containsExactly(2L, 3L);
+        assertThat(logStore.readWholeChunks(jobId, 1, 2)).extracting(StoredLine::seq).containsExactly(2L, 3L, 4L);
+        assertThat(logStore.readStored(jobId, 3, 100)).extracting(StoredLine::seq).containsExactly(4L);
+        assertThat(logStore.readWholeChunks(jobId, 4, 100)).isEmpty();
     }
 
     private LogBatch batch(long number, String... texts) {
