@@ -55,7 +55,10 @@ public class SubmissionService {
     private static final int MAX_LABELS = 64;
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._/:@-]{0,511}");
     private static final int MAX_PRIORITY = 1000;
-    /** One worker per GPU, all on one host: a bound well above any host, so a typo cannot ask for thousands. */
+    /**
+     * One worker per GPU: a bound well above any host, so a typo cannot ask for thousands. It bounds a Slurm job spread
+     * over {@code nodes} hosts too (64 GPUs in all).
+     */
     private static final int MAX_GPUS = 64;
     private static final int MAX_NODES = 256;
     private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
