@@ -16,8 +16,9 @@ from pydantic import validate_call, Field, StrictFloat, StrictStr, StrictInt
 from typing import Any, Dict, List, Optional, Tuple, Union
 from typing_extensions import Annotated
 
-from pydantic import StrictStr
+from pydantic import Field, field_validator
 from typing import List
+from typing_extensions import Annotated
 from trainyard_client.models.backend import Backend
 from trainyard_client.models.backend_partitions import BackendPartitions
 
@@ -42,7 +43,7 @@ class BackendsApi:
     @validate_call
     def get_backend_partitions(
         self,
-        name: StrictStr,
+        name: Annotated[str, Field(strict=True)],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -114,7 +115,7 @@ class BackendsApi:
     @validate_call
     def get_backend_partitions_with_http_info(
         self,
-        name: StrictStr,
+        name: Annotated[str, Field(strict=True)],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -186,7 +187,7 @@ class BackendsApi:
     @validate_call
     def get_backend_partitions_without_preload_content(
         self,
-        name: StrictStr,
+        name: Annotated[str, Field(strict=True)],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],

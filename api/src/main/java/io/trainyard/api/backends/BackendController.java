@@ -3,6 +3,8 @@ package io.trainyard.api.backends;
 import java.util.List;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.backend.Backend;
 import io.trainyard.validation.NotFoundException;
@@ -16,6 +18,9 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "backends", description = "What runs jobs on this server")
 public class BackendController {
 
+    /** How backends are named (e.g. {@code local}, {@code vertex-ai}, {@code slurm}): what the path accepts. */
+    static final String NAME = "^[a-z0-9][a-z0-9-]{0,62}$";
+
     private final List<Backend> backends;
 
     public BackendController(List<Backend> backends) {
@@ -25,7 +30,7 @@ public class BackendController {
     @GetMapping("/{name}/partitions")
     @Operation(operationId = "getBackendPartitions", summary = "The partitions of the cluster a backend submits to, with the CPUs "
             + "and GPUs in use on each node: for the backends whose partitions is true")
-    public PartitionsView partitions(@PathVariable String name) {
+    public PartitionsView partitions(@Parameter(schema = @Schema(pattern = NAME, example = "slurm")) @PathVariable String name) {
         Backend backend = backends.stream()
                 .filter(candidate -> candidate.name().equals(name) && candidate.description().partitions())
                 .findFirst()
