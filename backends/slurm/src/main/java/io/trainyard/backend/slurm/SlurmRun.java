@@ -183,12 +183,12 @@ final class SlurmRun {
                 settle(outcome(ended.outcome()));
                 return;
             }
-            pendingReason = phase instanceof SlurmStates.Pending pending && !SlurmStates.NO_REASON.equals(pending.reason())
-                    ? pending.reason() : null;
-            if (phase instanceof SlurmStates.Pending pending && !pending.reason().equals(lastReason)) {
-                lastReason = pending.reason();
-                if (!SlurmStates.NO_REASON.equals(lastReason)) {
-                    note("Slurm job " + slurmId + " is pending: " + lastReason);
+            String reason = phase instanceof SlurmStates.Pending pending ? pending.reason() : null;
+            pendingReason = SlurmStates.NO_REASON.equals(reason) ? null : reason;
+            if (reason != null && !reason.equals(lastReason)) {
+                lastReason = reason;
+                if (pendingReason != null) {
+                    note("Slurm job " + slurmId + " is pending: " + reason);
                 }
             }
             if (phase instanceof SlurmStates.Running && runningSince == null) {

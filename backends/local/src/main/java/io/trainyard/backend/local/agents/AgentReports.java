@@ -34,7 +34,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class AgentReports {
 
-    private final AgentRepository agents;
     private final JobRepository jobs;
     private final JobTransitions transitions;
     private final ShippedLogs shippedLogs;
@@ -44,10 +43,9 @@ public class AgentReports {
     private final Timer dispatchLatency;
     private final JdbcClient jdbc;
 
-    public AgentReports(AgentRepository agents, JobRepository jobs, JobTransitions transitions, ShippedLogs shippedLogs,
+    public AgentReports(JobRepository jobs, JobTransitions transitions, ShippedLogs shippedLogs,
             ShippedMetrics shippedMetrics, JobWakeUps wakeUps, PlatformTransactionManager transactionManager, MeterRegistry registry,
             JdbcClient jdbc) {
-        this.agents = agents;
         this.jdbc = jdbc;
         this.jobs = jobs;
         this.transitions = transitions;
@@ -93,7 +91,7 @@ public class AgentReports {
 
     public void ended(String agentId, UUID jobId, int attempt, Ended ended) {
         transaction.executeWithoutResult(status -> {
-            lockCurrent(agentId, ended.epoch(), jobId, attempt);
+            lockCurrentRun(agentId, ended.epoch(), jobId, attempt);
             transitions.finish(jobId, attempt, outcome(ended.end()));
         });
     }
@@ -111,9 +109,10 @@ public class AgentReports {
     }
 
     /**
-     * The fences of {@link #lockCurrent} in one statement that locks the job's row and loads nothing: a log or metric
-     * batch needs only the lock, and loading the job and the agent as entities (their JSON columns, the job's configs)
-     * was most of what the server allocated per batch while a job printed a burst.
+     * Locks the job's row after checking that the report comes from the agent's current epoch about its current attempt,
+     * in one statement that loads nothing: a log or metric batch needs only the lock, and loading the job and the agent
+     * as entities (their JSON columns, the job's configs) was most of what the server allocated per batch while a job
+     * printed a burst.
      */
     private void lockCurrentRun(String agentId, long epoch, UUID jobId, int attempt) {
         boolean current = jdbc.sql("""
@@ -129,18 +128,9 @@ public class AgentReports {
         }
     }
 
-    /** Locks the job after checking that the report comes from the agent's current epoch about its current attempt. */
+    /** {@link #lockCurrentRun}, then the job itself, for a report that reads it. */
     private Job lockCurrent(String agentId, long epoch, UUID jobId, int attempt) {
-        boolean currentAgent = agents.findById(agentId)
-                .filter(agent -> agent.getEpoch() == epoch && agent.getState() == AgentState.ACTIVE)
-                .isPresent();
-        if (!currentAgent) {
-            throw new StaleAgentException("agent " + agentId + " epoch " + epoch + " is no longer current");
-        }
-        return jobs.lockById(jobId)
-                .filter(job -> job.getAttempt() == attempt && JobState.ACTIVE.contains(job.getState())
-                        && agentId.equals(job.getNodeId()))
-                .orElseThrow(() -> new StaleAgentException("job " + jobId + " attempt " + attempt
-                        + " is no longer active on agent " + agentId));
+        lockCurrentRun(agentId, epoch, jobId, attempt);
+        return jobs.findById(jobId).orElseThrow();
     }
 }
