@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A real Slurm cluster on this host, for trying the Slurm backend and for its tests:
 #   sudo scripts/slurm-cluster.sh start|stop|status|fail NODE
-# `start` brings up munged, slurmctld and TRAINYARD_SLURM_NODES (2) slurmd "nodes" named node1, node2, ...,
+# `start` brings up munged, the accounting (MariaDB and slurmdbd), slurmctld and TRAINYARD_SLURM_NODES (2)
+# slurmd "nodes" named node1, node2, ...,
 # waits until sinfo shows every node usable and prints, as its last line, the server arguments that point at
 # the cluster. Started again while it runs, it restarts whichever daemon is missing and prints the same line.
 # `stop` stops what `start` started (by its pid files), the jobs' processes left on the nodes, and removes the
@@ -14,6 +15,7 @@
 #   munge/    this cluster's munge key and socket              state/   slurmctld's state (job ids go on)
 #   spool/    each slurmd's spool                              log/     every daemon's log
 #   run/      pid files                                        dev/     the fake GPUs' device files
+#   accounting/  MariaDB's data and socket, for slurmdbd
 # Clients need nothing but SLURM_CONF=<dir>/etc/slurm.conf: slurm.conf names the munge socket (AuthInfo), so
 # neither the system's munged nor MUNGE_SOCKET is needed.
 #
@@ -26,8 +28,11 @@
 # With namespaces a job sees what it sees on a real cluster. The controller stays in the host's namespace on
 # the bridge's address, so commands run here reach it too. One such cluster per host (fixed names and ports).
 #
+# Accounting is on, as on the clusters sites run: slurmdbd keeps every job in a MariaDB database of the cluster's
+# own (mariadbd on 127.0.0.1:16820, slurmdbd on 16819), so sacct answers, e.g. who cancelled a job.
+#
 # Run as root (namespaces, mknod, daemons as SlurmUser root). Installs nothing: Debian 12's packages are
-# munge, slurmctld, slurmd, slurm-client (Slurm 22.05) and iproute2.
+# munge, slurmctld, slurmd, slurm-client, slurmdbd (Slurm 22.05), mariadb-server and iproute2.
 set -euo pipefail
 
 dir="$(realpath -m "${TRAINYARD_SLURM_DIR:-/tmp/trainyard-slurm}")"
@@ -54,11 +59,11 @@ usage() {
 
 require() {
   local missing=() binary
-  for binary in munged mungekey slurmctld slurmd sinfo scontrol ip nsenter unshare; do
+  for binary in munged mungekey slurmctld slurmd slurmdbd sinfo scontrol sacctmgr mariadbd mariadb-install-db ip nsenter unshare; do
     command -v "$binary" > /dev/null || missing+=("$binary")
   done
   [ ${#missing[@]} -eq 0 ] ||
-    die "missing ${missing[*]}: install Debian's packages with: apt-get install munge slurmctld slurmd slurm-client iproute2"
+    die "missing ${missing[*]}: install Debian's packages with: apt-get install munge slurmctld slurmd slurm-client slurmdbd mariadb-server iproute2"
   [ "$(id -u)" = 0 ] || die "run it as root: it makes network namespaces and device files and runs the daemons as root"
 }
 
@@ -156,12 +161,34 @@ EnforcePartLimits=ALL
 # A finished job stays visible to squeue and scontrol for 5 minutes.
 MinJobAge=300
 InactiveLimit=0
-# No accounting daemon: sacct has no database to read (sacct says so), squeue/scontrol are the only record.
-AccountingStorageType=accounting_storage/none
+# Jobs are recorded by this cluster's slurmdbd (sacct reads them); with munge, the "password" names its socket.
+# No limits or associations are enforced: any user may submit to any account.
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=$net.1
+AccountingStoragePort=16819
+AccountingStoragePass=$dir/munge/munge.socket
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 ${node_lines}PartitionName=debug Nodes=$node_list Default=YES MaxTime=INFINITE State=UP
 EOF
+  # slurmdbd reads it from beside slurm.conf, and only when it is SlurmUser's alone (it names the database's user).
+  cat > "$dir/etc/slurmdbd.conf" << EOF
+# Written by scripts/slurm-cluster.sh: the accounting daemon, on the cluster's MariaDB.
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge/munge.socket
+DbdHost=localhost
+DbdAddr=$net.1
+DbdPort=16819
+SlurmUser=root
+PidFile=$dir/run/slurmdbd.pid
+LogFile=$dir/log/slurmdbd.log
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=16820
+StorageUser=slurm
+StorageLoc=slurm_accounting
+EOF
+  chmod 600 "$dir/etc/slurmdbd.conf"
   # slurmd drops a GPU without a device file from its GRES ("Removing file-less GPU"), so each node's two
   # GPUs are two character devices (copies of /dev/null, 1:3) under dev/; jobs get CUDA_VISIBLE_DEVICES.
   cat > "$dir/etc/gres.conf" << EOF
@@ -178,7 +205,7 @@ EOF
 }
 
 prepare_dirs() {
-  mkdir -p "$dir"/{etc,state,log,run,dev,shared} "${nodes[@]/#/$dir/spool/}"
+  mkdir -p "$dir"/{etc,state,log,run,dev,shared,accounting} "${nodes[@]/#/$dir/spool/}"
   chmod 755 "$dir" "$dir/etc"
   # Jobs of any user write their folders here.
   chmod 1777 "$dir/shared"
@@ -242,6 +269,41 @@ network_down() {
   ip link delete "$bridge" 2> /dev/null || true
 }
 
+# MariaDB, made on first start with a user for slurmdbd (no password: it listens on loopback only).
+start_database() {
+  local socket="$dir/accounting/mariadb.sock"
+  if [ ! -d "$dir/accounting/data/mysql" ]; then
+    mariadb-install-db --no-defaults --datadir="$dir/accounting/data" --user=root --skip-test-db \
+      > "$dir/log/mariadb-install.log" 2>&1 || die "mariadb-install-db failed: see $dir/log/mariadb-install.log"
+  fi
+  if ! alive "$dir/run/mariadbd.pid" mariadbd; then
+    # A small buffer pool: the database holds a few thousand jobs at most.
+    mariadbd --no-defaults --datadir="$dir/accounting/data" --socket="$socket" --port=16820 --bind-address=127.0.0.1 \
+      --user=root --pid-file="$dir/run/mariadbd.pid" --log-error="$dir/log/mariadb.log" --skip-name-resolve \
+      --innodb-buffer-pool-size=32M > /dev/null 2>&1 &
+  fi
+  for _ in $(seq 1 100); do
+    if mariadb --no-defaults --socket="$socket" --user=root --execute="CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1';
+        GRANT ALL ON slurm_accounting.* TO 'slurm'@'127.0.0.1';" 2> /dev/null; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  die "MariaDB does not answer: see $dir/log/mariadb.log"
+}
+
+# slurmdbd, and the cluster known to it (slurmctld records its jobs only once it is).
+start_slurmdbd() {
+  alive "$dir/run/slurmdbd.pid" slurmdbd || slurmdbd || die "slurmdbd did not start: see $dir/log/slurmdbd.log"
+  for _ in $(seq 1 100); do
+    if sacctmgr --noheader --parsable2 list cluster format=cluster 2> /dev/null | grep -qx trainyard; then
+      return 0
+    fi
+    sacctmgr --immediate add cluster trainyard > /dev/null 2>&1 || sleep 0.1
+  done
+  die "slurmdbd does not answer: see $dir/log/slurmdbd.log"
+}
+
 start_slurmctld() {
   if ! alive "$dir/run/slurmctld.pid" slurmctld; then
     # -i: a state file cut short by a killed slurmctld is skipped instead of stopping the start.
@@ -287,6 +349,9 @@ start() {
   alive "$dir/run/slurmctld.pid" slurmctld || write_config
   start_munge
   network_up
+  # After the network: slurmctld and sacctmgr reach slurmdbd on the bridge's address.
+  start_database
+  start_slurmdbd
   start_slurmctld
   local node
   for node in "${nodes[@]}"; do start_slurmd "$node"; done
@@ -321,7 +386,8 @@ stop() {
       for pid in $(ip netns pids "$ns"); do kill -KILL "$pid" 2> /dev/null || true; done
     done
   fi
-  stop_daemons "$dir/run/munged.pid:munged"
+  stop_daemons "$dir/run/slurmdbd.pid:slurmdbd"
+  stop_daemons "$dir/run/mariadbd.pid:mariadbd" "$dir/run/munged.pid:munged"
   network_down
   echo "stopped the Slurm cluster in $dir"
 }

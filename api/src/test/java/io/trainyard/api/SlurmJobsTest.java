@@ -189,6 +189,23 @@ class SlurmJobsTest {
         assertThat(awaitEnded(id).get("state").asString()).isEqualTo("CANCELLED");
     }
 
+    /** scancel'ed by an operator, with a word of why: the job's history says who and why (from Slurm's accounting). */
+    @Test
+    void aJobCancelledInSlurmBySomeoneElseSaysWhoAndWhy() throws Exception {
+        UUID id = submit(JobBodies.job("cancelled_by_an_operator", JobBodies.ticking(600, 0.5)));
+        Eventually.await("the job runs", () -> "RUNNING".equals(job(id).get("state").asString()), WAIT);
+        String slurmId = job(id).get("placement").get("slurmJobId").asString();
+
+        onCluster(List.of("scontrol", "update", "JobId=" + slurmId, "AdminComment=node1 goes down for maintenance"));
+        onCluster(List.of("scancel", slurmId));
+
+        assertThat(awaitEnded(id).get("state").asString()).isEqualTo("CANCELLED");
+        JsonNode events = raw().get("/jobs/" + id + "/events").body();
+        JsonNode last = events.get(events.size() - 1);
+        assertThat(last.get("message").asString())
+                .isEqualTo("cancelled in Slurm by root (uid 0), not through Trainyard: node1 goes down for maintenance");
+    }
+
     @Test
     void aJobPastItsTimeoutIsCancelledOnTheClusterAndFailsWithTimeout() {
         UUID id = submit(JobBodies.job("times_out_on_slurm", JobBodies.ticking(600, 0.5)).timeoutSeconds(3L)

@@ -11,6 +11,11 @@ public record RunOutcome(JobState state, FailureCause cause, Integer exitCode, S
         return new RunOutcome(JobState.CANCELLED, null, exitCode, "cancelled on request");
     }
 
+    /** Cancelled outside Trainyard, with the backend's own tools; {@code message} says by whom and why. */
+    public static RunOutcome cancelledElsewhere(String message) {
+        return new RunOutcome(JobState.CANCELLED, null, null, message);
+    }
+
     public static RunOutcome failed(FailureCause cause, Integer exitCode, String message) {
         return new RunOutcome(JobState.FAILED, cause, exitCode, message);
     }

@@ -9,13 +9,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Slurm's own commands, run by the server as a submit host or on a login node over SSH ({@link CommandHost}):
- * {@code sbatch --parsable}, {@code squeue} and {@code sinfo} with a fixed format, {@code scancel}. Chosen over
+ * {@code sbatch --parsable}, {@code squeue}, {@code sinfo} and {@code sacct} with a fixed format, {@code scancel}. Chosen over
  * {@code slurmrestd} and over {@code --json}: these options have read and printed the same since long before Slurm
  * 22.05 and still do in 24.x and 25.x, whereas slurmrestd's API version, and the JSON's shape, change with each
  * release.
@@ -34,6 +37,9 @@ class SlurmCommands {
      * no letter for the resources in use; a width of 0 prints a field whole.
      */
     private static final String NODE_FORMAT = "NodeList:0|,Partition:0|,CPUs:0|,CPUsState:0|,Gres:0|,GresUsed:0|,StateLong:0";
+
+    /** sacct's line of a cancelled job: "CANCELLED by UID|reason|admin comment" (the comment may hold any character). */
+    private static final Pattern CANCELLED_BY = Pattern.compile("^CANCELLED by (\\d+)\\|([^|\\n]*)\\|(.*)$", Pattern.MULTILINE);
 
     private final CommandHost host;
     private final Map<String, String> environment;
@@ -67,6 +73,24 @@ class SlurmCommands {
     record QueuedJob(long id, String name, String state, String reason, String nodes) {
     }
 
+    /**
+     * What Slurm's accounting recorded of a cancelled job.
+     *
+     * @param uid the user who cancelled it ({@code sacct}'s "CANCELLED by UID")
+     * @param comment the job's {@code AdminComment}, where an operator can say why (scancel takes no reason), or ""
+     * @param reason Slurm's own reason, e.g. the one it was pending for, or {@link SlurmStates#NO_REASON}
+     */
+    record Cancellation(long uid, String comment, String reason) {
+
+        /** Who and why, for the job's history: {@code user} is the uid's name where the cluster knows it. */
+        String describe(Optional<String> user) {
+            String who = user.map(name -> name + " (uid " + uid + ")").orElse("uid " + uid);
+            String why = comment.isEmpty() ? "; no reason given (an operator can leave one as the job's AdminComment)" : ": " + comment;
+            String slurmReason = reason.isEmpty() || reason.equals(SlurmStates.NO_REASON) ? "" : " (Slurm's reason: " + reason + ")";
+            return "cancelled in Slurm by " + who + ", not through Trainyard" + why + slurmReason;
+        }
+    }
+
     /** Submits a batch script; returns the Slurm job id. */
     long submit(String script) {
         String out = run(List.of("sbatch", "--parsable"), script).strip();
@@ -82,6 +106,25 @@ class SlurmCommands {
     /** Every job the controller knows, ended ones included (for {@code MinJobAge} after they end): one call. */
     List<QueuedJob> queue() {
         return parseQueue(run(List.of("squeue", "--noheader", "--all", "--states=all", "--format=" + QUEUE_FORMAT), null));
+    }
+
+    /**
+     * Who cancelled an ended job and why, as the cluster's accounting ({@code sacct}) recorded it; empty while it has
+     * not recorded the cancellation yet. Throws where the cluster keeps no accounting (sacct says so).
+     */
+    Optional<Cancellation> cancellation(long jobId) {
+        return parseCancellation(run(List.of("sacct", "--noheader", "--parsable2", "--allocations", "--jobs=" + jobId,
+                "--format=State,Reason,AdminComment"), null));
+    }
+
+    /** The name of a user of the cluster, from its login node's (or this host's) user database; empty if unknown. */
+    Optional<String> userName(long uid) {
+        try {
+            String entry = run(List.of("getent", "passwd", Long.toString(uid)), null).strip();
+            return entry.isEmpty() ? Optional.empty() : Optional.of(entry.substring(0, entry.indexOf(':')));
+        } catch (SlurmException | StringIndexOutOfBoundsException e) {
+            return Optional.empty();
+        }
     }
 
     /** Every node of every partition, once per partition it is in: one call. */
@@ -104,6 +147,14 @@ class SlurmCommands {
             }
         }
         return jobs;
+    }
+
+    static Optional<Cancellation> parseCancellation(String out) {
+        Matcher line = CANCELLED_BY.matcher(out);
+        if (!line.find()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Cancellation(Long.parseLong(line.group(1)), line.group(3).strip(), line.group(2)));
     }
 
     static List<SlurmPartitions.Node> parseNodes(String out) {

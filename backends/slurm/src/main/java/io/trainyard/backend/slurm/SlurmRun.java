@@ -44,6 +44,8 @@ final class SlurmRun {
 
     private static final Logger log = LoggerFactory.getLogger(SlurmRun.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final int ACCOUNTING_ASKS = 10;
+    private static final Duration ACCOUNTING_WAIT = Duration.ofSeconds(1);
 
     /** What a run needs from its backend. */
     record Services(SlurmCommands commands, SlurmQueue queue, JobTransitions transitions, LogWriter logWriter, LogStore logStore,
@@ -180,7 +182,7 @@ final class SlurmRun {
                     // It ran and ended between two readings: it ran all the same.
                     markRunning(slurmId, job.nodes());
                 }
-                settle(outcome(ended.outcome()));
+                settle(outcome(slurmId, ended.outcome()));
                 return;
             }
             String reason = phase instanceof SlurmStates.Pending pending ? pending.reason() : null;
@@ -209,11 +211,17 @@ final class SlurmRun {
         }
     }
 
-    /** Slurm's outcome, with the exit code the ranks wrote; a job cancelled past its timeout failed with TIMEOUT. */
-    private RunOutcome outcome(RunOutcome slurmOutcome) {
+    /**
+     * Slurm's outcome, with the exit code the ranks wrote; a job cancelled past its timeout failed with TIMEOUT, and one
+     * cancelled by someone else than Trainyard says who and why.
+     */
+    private RunOutcome outcome(long slurmId, RunOutcome slurmOutcome) throws InterruptedException {
         if (timedOut && slurmOutcome.state() == JobState.CANCELLED) {
             return RunOutcome.failed(FailureCause.TIMEOUT, null, "ran past its timeout of " + attempt.timeout().toSeconds()
                     + " s and was cancelled");
+        }
+        if (!cancelRequested && slurmOutcome.state() == JobState.CANCELLED) {
+            return RunOutcome.cancelledElsewhere(cancelledElsewhere(slurmId));
         }
         if (slurmOutcome.cause() == FailureCause.USER_CODE) {
             Integer exitCode = firstFailedRank();
@@ -221,6 +229,27 @@ final class SlurmRun {
                     + (exitCode == null ? "" : ": a rank exited with " + exitCode));
         }
         return slurmOutcome;
+    }
+
+    /**
+     * Who cancelled the job in Slurm, and why, as the cluster's accounting says. slurmctld hands a job's end to
+     * slurmdbd a moment after squeue shows it, so it is asked a few times.
+     */
+    private String cancelledElsewhere(long slurmId) throws InterruptedException {
+        for (int ask = 0; ask < ACCOUNTING_ASKS; ask++) {
+            Optional<SlurmCommands.Cancellation> cancellation;
+            try {
+                cancellation = services.commands().cancellation(slurmId);
+            } catch (SlurmException e) {
+                return "cancelled in Slurm, not through Trainyard; who and why are unknown: " + e.getMessage();
+            }
+            if (cancellation.isPresent()) {
+                return cancellation.get().describe(services.commands().userName(cancellation.get().uid()));
+            }
+            Thread.sleep(ACCOUNTING_WAIT);
+        }
+        return "cancelled in Slurm, not through Trainyard; who and why are unknown: Slurm's accounting had not recorded it after "
+                + ACCOUNTING_ASKS * ACCOUNTING_WAIT.toSeconds() + " s";
     }
 
     /** The outcome the attempt's files record, for a job the controller no longer knows. */

@@ -3,6 +3,7 @@ package io.trainyard.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Optional;
 
 import io.trainyard.backend.slurm.SlurmCommands.QueuedJob;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,21 @@ class SlurmCommandsTest {
                 new QueuedJob(41, "trainyard-0d7f-1", "PENDING", "Resources", ""),
                 new QueuedJob(42, "trainyard-0d7f-2", "RUNNING", "None", "node[1-2]"));
         assertThat(SlurmCommands.parseQueue("")).isEqualTo(List.of());
+    }
+
+    @Test
+    void sacctSaysWhoCancelledAJobAndTheOperatorsCommentWhy() {
+        SlurmCommands.Cancellation byAlice = SlurmCommands.parseCancellation("CANCELLED by 1001|None|node 3 | maintenance\n").orElseThrow();
+        SlurmCommands.Cancellation whilePending = SlurmCommands.parseCancellation("CANCELLED by 0|Resources|\n").orElseThrow();
+
+        assertThat(byAlice).isEqualTo(new SlurmCommands.Cancellation(1001, "node 3 | maintenance", "None"));
+        assertThat(byAlice.describe(Optional.of("alice")))
+                .isEqualTo("cancelled in Slurm by alice (uid 1001), not through Trainyard: node 3 | maintenance");
+        assertThat(whilePending.describe(Optional.empty())).isEqualTo("cancelled in Slurm by uid 0, not through Trainyard; "
+                + "no reason given (an operator can leave one as the job's AdminComment) (Slurm's reason: Resources)");
+        // Accounting that has not recorded the end yet.
+        assertThat(SlurmCommands.parseCancellation("RUNNING|None|\n")).isEmpty();
+        assertThat(SlurmCommands.parseCancellation("")).isEmpty();
     }
 
     @Test
