@@ -1,5 +1,7 @@
 // End-to-end: the dashboard in Debian's Chromium (driven by playwright-core) against a real server on its
-// embedded PostgreSQL, whose local pool runs the real runtime. Screenshots of the main pages go to docs/.
+// embedded PostgreSQL, whose local pool runs the real runtime. Screenshots of the main pages go to
+// ui/target/screenshots/, or to docs/ (the README's) with TRAINYARD_UPDATE_SCREENSHOTS=1: a test run leaves the
+// tracked files as they were.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -10,7 +12,9 @@ import { call, startServer } from "./server.mjs";
 const root = resolve(import.meta.dirname, "../..");
 // The demo trains for about a minute on two idle cores; a loaded machine takes many times longer.
 const DEMO_TIMEOUT_MS = Number(process.env.TRAINYARD_E2E_DEMO_TIMEOUT_S ?? 1800) * 1000;
-const docs = (name) => resolve(root, "docs", name);
+const screenshots =
+  process.env.TRAINYARD_UPDATE_SCREENSHOTS === "1" ? resolve(root, "docs") : resolve(root, "ui/target/screenshots");
+const screenshot = (name) => resolve(screenshots, name);
 let server;
 let browser;
 let page;
@@ -114,7 +118,7 @@ test("a bad config shows the field error at the line of the field", async () => 
   await error.waitFor();
   assert.match(await error.textContent(), /^line 3: taskConfig\.trainerConfig/);
   await page.locator(".cm-lintRange-error").first().waitFor();
-  await page.screenshot({ path: docs("dashboard-submit-error.png") });
+  await page.screenshot({ path: screenshot("dashboard-submit-error.png") });
 });
 
 test("submits the demo job from the Submit page, follows its live log, searches it and sees it succeed", async () => {
@@ -153,7 +157,7 @@ test("submits the demo job from the Submit page, follows its live log, searches 
   await page.getByRole("button", { name: "Next match" }).click();
   await page.locator(".log-line.current mark").first().waitFor();
   assert.match(await page.locator(".search-note").textContent(), /^line \d+/);
-  await page.screenshot({ path: docs("dashboard-job-log.png") });
+  await page.screenshot({ path: screenshot("dashboard-job-log.png") });
 
   // A double click submitted once: the Idempotency-Key was the same.
   const jobs = await call(server, "GET", "/jobs?namePrefix=demo_link_prediction");
@@ -175,7 +179,7 @@ test("the demo job's Metrics tab charts its scalars by step or time, train/loss 
   await loss.locator(".u-legend", { hasText: "seconds" }).waitFor();
   await page.getByLabel("Step", { exact: true }).check();
   await loss.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: docs("dashboard-job-metrics.png") });
+  await page.screenshot({ path: screenshot("dashboard-job-metrics.png") });
 });
 
 test("compares two jobs picked on the Jobs page: their train/loss curves on one chart, and TensorBoard's comparison linked", async () => {
@@ -214,7 +218,7 @@ test("compares two jobs picked on the Jobs page: their train/loss curves on one 
   );
   await waitFor(async () => (await page.locator(".chart-note", { hasText: "loading" }).count()) === 0, 60_000);
   await loss.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: docs("dashboard-compare.png") });
+  await page.screenshot({ path: screenshot("dashboard-compare.png") });
 });
 
 test("shows the pool and the queue, cancels a running job, and bulk-cancels a queued one", async () => {
@@ -225,17 +229,17 @@ test("shows the pool and the queue, cancels a running job, and bulk-cancels a qu
   await page.getByRole("link", { name: "Pool" }).click();
   await page.locator(".agent .chip", { hasText: "ACTIVE" }).first().waitFor();
   await page.locator(".agent", { hasText: "sleeper_running" }).waitFor();
-  await page.screenshot({ path: docs("dashboard-pool.png") });
+  await page.screenshot({ path: screenshot("dashboard-pool.png") });
 
   await page.getByRole("link", { name: "Queue" }).click();
   const queuedRow = page.getByTestId("queued-job").filter({ hasText: "sleeper_queued" });
   await queuedRow.waitFor();
   assert.match(await queuedRow.locator(".reason").textContent(), /needs 1 CPU slot\(s\) on one host/);
-  await page.screenshot({ path: docs("dashboard-queue.png") });
+  await page.screenshot({ path: screenshot("dashboard-queue.png") });
 
   await page.getByRole("link", { name: "Jobs", exact: true }).click();
   await page.locator(".grid-row", { hasText: "sleeper_queued" }).waitFor();
-  await page.screenshot({ path: docs("dashboard-jobs.png") });
+  await page.screenshot({ path: screenshot("dashboard-jobs.png") });
 
   await page.getByRole("link", { name: "sleeper_running" }).click();
   await page.getByRole("button", { name: "Cancel", exact: true }).click();
