@@ -10,7 +10,7 @@ import { chromium } from "playwright-core";
 import { call, startServer } from "./server.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
-// The demo trains for about a minute on two idle cores; a loaded machine takes many times longer.
+// The demo job trains in about 11 s on two idle cores; a loaded machine takes many times longer.
 const DEMO_TIMEOUT_MS = Number(process.env.TRAINYARD_E2E_DEMO_TIMEOUT_S ?? 1800) * 1000;
 const screenshots =
   process.env.TRAINYARD_UPDATE_SCREENSHOTS === "1" ? resolve(root, "docs") : resolve(root, "ui/target/screenshots");
@@ -148,6 +148,9 @@ test("submits the demo job from the Submit page, follows its live log, searches 
     .waitFor({ timeout: 180_000 });
   await page.getByTestId("log-status").filter({ hasText: "ended SUCCEEDED" }).waitFor({ timeout: DEMO_TIMEOUT_MS });
   await page.locator(".chip", { hasText: "SUCCEEDED" }).first().waitFor();
+  // An ended job can be run again, not cancelled.
+  await page.getByRole("button", { name: "Retry", exact: true }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Cancel", exact: true }).count(), 0);
   // The placement's fields as the server sends them, whatever the backend: the agent's node, without the kind tag.
   const placement = await page.locator('.summary dt:text-is("Placement") + dd').textContent();
   assert.match(placement, /(^| · )node \S+/);
@@ -175,6 +178,11 @@ test("the demo job's Metrics tab charts its scalars by step or time, train/loss 
     (await page.getByTestId("metric-chart").count()) > 3,
     "a chart per tag: loss, learning rate, rates, validation, test",
   );
+  // The test metrics are written once: their numbers, not a chart of one dot.
+  const testMetric = page.locator('[data-testid="metric-chart"][data-tag^="test/"]').first();
+  await testMetric.getByTestId("metric-values").waitFor();
+  assert.equal(await testMetric.locator("canvas").count(), 0);
+  await page.getByText("The job succeeded.").waitFor();
   await page.getByLabel("Time since start").check();
   await loss.locator(".u-legend", { hasText: "seconds" }).waitFor();
   await page.getByLabel("Step", { exact: true }).check();
@@ -258,6 +266,11 @@ test("shows the pool and the queue, cancels a running job, and bulk-cancels a qu
 });
 
 test("TensorBoard's pages, proxied, run under TensorBoard's own policy rather than the dashboard's", async () => {
+  // Everything TensorBoard's page asks for is found (its fonts among them).
+  const notFound = [];
+  page.on("response", (response) => {
+    if (response.status() === 404) notFound.push(new URL(response.url()).pathname);
+  });
   const tensorBoard = await page.goto(`${server.url}/jobs/${demoId}/tensorboard/`, { timeout: 180_000 });
   assert.equal(tensorBoard.status(), 200);
   const policy = tensorBoard.headers()["content-security-policy"];
@@ -266,6 +279,8 @@ test("TensorBoard's pages, proxied, run under TensorBoard's own policy rather th
   // TensorBoard's app ran: it lists the demo's run and draws its cards (the first group, test/…, is open).
   await page.getByText("demo_link_prediction/attempt-1").first().waitFor({ timeout: 120_000 });
   await page.getByText("test/loss").first().waitFor();
+  await page.waitForLoadState("networkidle");
+  assert.deepEqual(notFound, []);
 });
 
 test("every page visited ran without a Content-Security-Policy violation or a script error", () => {

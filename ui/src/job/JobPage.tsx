@@ -40,19 +40,22 @@ export function JobPage() {
         <h1>{j.jobName}</h1>
         <StateChip state={j.state} />
         <span className="actions">
-          <ConfirmButton
-            label="Cancel"
-            danger
-            disabled={!isActive(j.state) || j.state === "CANCELLING"}
-            question={`Cancel ${j.jobName}?`}
-            onConfirm={() => act("cancel")}
-          />
-          <ConfirmButton
-            label="Retry"
-            disabled={isActive(j.state)}
-            question={`Run ${j.jobName} again (attempt ${(j.attempt ?? 0) + 1})?`}
-            onConfirm={() => act("retry")}
-          />
+          {/* What can be done now: cancel while it runs or waits, run it again once it ended. */}
+          {isActive(j.state) ? (
+            <ConfirmButton
+              label="Cancel"
+              danger
+              disabled={j.state === "CANCELLING"}
+              question={`Cancel ${j.jobName}?`}
+              onConfirm={() => act("cancel")}
+            />
+          ) : (
+            <ConfirmButton
+              label="Retry"
+              question={`Run ${j.jobName} again (attempt ${(j.attempt ?? 0) + 1})?`}
+              onConfirm={() => act("retry")}
+            />
+          )}
         </span>
       </div>
       <Summary job={j} />

@@ -18,7 +18,7 @@ export function MetricsTab({ job }: { job: Job }) {
       <div className="metrics-toolbar">
         <XAxisPicker value={axis} onChange={setAxis} />
         <span className="muted">
-          {live ? `Live: read again every ${REFRESH_MS / 1000} s while the job runs` : `The job is ${job.state}.`}
+          {live ? `Live: read again every ${REFRESH_MS / 1000} s while the job runs` : ended(job.state)}
         </span>
       </div>
       {tags.data.length === 0 && (
@@ -35,6 +35,20 @@ export function MetricsTab({ job }: { job: Job }) {
       </div>
     </div>
   );
+}
+
+/** How an ended job's metrics are complete, in words: "The job succeeded." */
+function ended(state: Job["state"]): string {
+  switch (state) {
+    case "SUCCEEDED":
+      return "The job succeeded.";
+    case "FAILED":
+      return "The job failed.";
+    case "CANCELLED":
+      return "The job was cancelled.";
+    default:
+      return `The job is ${state.toLowerCase()}.`;
+  }
 }
 
 /** One tag: a line per attempt that wrote it, so a retry's curve lies over the first run's. */

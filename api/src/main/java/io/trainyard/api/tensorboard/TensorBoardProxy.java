@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -29,6 +30,13 @@ import tools.jackson.databind.node.ObjectNode;
 class TensorBoardProxy {
 
     private static final String ENVIRONMENT = "/data/environment";
+    /**
+     * TensorBoard's page asks for its fonts at {@code /font-roboto/}, outside the path prefix it runs under (its
+     * {@code index.html} names that absolute URL whatever the prefix): made relative, they are asked for under the
+     * prefix, where TensorBoard serves them.
+     */
+    private static final String ABSOLUTE_FONTS = "url(/font-roboto/";
+    private static final String RELATIVE_FONTS = "url(font-roboto/";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final List<String> REQUEST_HEADERS = List.of("Accept", "Accept-Language", "Content-Type",
@@ -69,6 +77,9 @@ class TensorBoardProxy {
         try (InputStream in = answer.body(); OutputStream out = response.getOutputStream()) {
             if (answer.statusCode() == 200 && request.getRequestURI().endsWith(ENVIRONMENT)) {
                 out.write(withoutServerPaths(in.readAllBytes(), tensorBoard));
+            } else if (answer.statusCode() == 200 && answer.headers().firstValue("content-type").orElse("").startsWith("text/html")) {
+                out.write(new String(in.readAllBytes(), StandardCharsets.UTF_8).replace(ABSOLUTE_FONTS, RELATIVE_FONTS)
+                        .getBytes(StandardCharsets.UTF_8));
             } else {
                 in.transferTo(out);
             }
