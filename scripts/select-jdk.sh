@@ -13,3 +13,9 @@ if [ -z "${JAVA_HOME:-}" ] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -qE '
 fi
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
+# Debian's Maven 3.8 uses sun.misc.Unsafe (through its Guava), which a JDK >= 24 warns about on every build;
+# the option that allows it quietly does not exist before 24, where the JVM would refuse to start with it.
+if "$JAVA_HOME/bin/java" -version 2>&1 | grep -qE 'version "(2[4-9]|[3-9][0-9])' &&
+  [[ "${MAVEN_OPTS:-}" != *sun-misc-unsafe-memory-access* ]]; then
+  export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }--sun-misc-unsafe-memory-access=allow"
+fi

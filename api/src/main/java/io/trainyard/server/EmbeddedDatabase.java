@@ -99,6 +99,10 @@ final class EmbeddedDatabase extends BackgroundLoop implements AutoCloseable {
         return EmbeddedPostgres.builder()
                 .setDataDirectory(dataDirectory)
                 .setCleanDataDirectory(false)
+                // Stopped by the application context, after the beans that use it (close()), not by a JVM shutdown
+                // hook of zonky's, which runs beside Spring's: the replica could not say it leaves, and the
+                // connectivity probe would log the database lost on every clean stop.
+                .setRegisterShutdownHook(false)
                 // zonky hands its "locale" settings to initdb as --name=value: a new database gets the password
                 // from the start, and never trusts anyone (initdb's own -A trust is overridden).
                 .setLocaleConfig("auth", "scram-sha-256")
