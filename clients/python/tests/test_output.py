@@ -1,9 +1,14 @@
-"""What `trainyard ls` makes of jobs, without a server: placements no test here can start (Slurm, Vertex AI)."""
+"""What the CLI makes of jobs and plans, without a server: placements no test here can start (Slurm, Vertex AI)."""
 
 from __future__ import annotations
 
+import io
+
+import pytest
+from rich.console import Console
+
 from trainyard_cli import output
-from trainyard_client import Job
+from trainyard_client import Job, LaunchPlan
 
 ID = "3f2b6c1e-8a4d-4c2e-9b1a-0d5e6f7a8b9c"
 
@@ -74,6 +79,43 @@ def test_at_80_columns_a_job_is_one_line_with_its_whole_id_and_where_it_runs():
     assert name.endswith("…") and "a_name_much_too_long_for_eighty_columns".startswith(name[:-1])
     assert state == "RUNNING"
     assert where.startswith("slurm 1234")
+
+
+def test_describe_at_80_columns_prints_each_output_and_link_whole_on_a_line_of_its_own(narrow: io.StringIO):
+    folder = f"file:///var/lib/trainyard/data/jobs/{ID}/outputs"
+    described = job(
+        outputs={"tensorboardLogsUri": f"{folder}/tensorboard", "trainedModelUri": f"{folder}/model.pt"},
+        links={"tensorboard": f"/jobs/{ID}/tensorboard/"},
+    )
+    for line in output.job_details(described):
+        output.out.print(line, soft_wrap=True)
+    printed = narrow.getvalue().splitlines()
+    assert max(map(len, printed)) > 80, "lines longer than the width"
+    for value in (f"tensorboardLogsUri={folder}/tensorboard", f"trainedModelUri={folder}/model.pt"):
+        assert any(line.endswith(value) for line in printed), f"{value!r} not whole on a line:\n{narrow.getvalue()}"
+    assert any(line.startswith("Links") and line.endswith(f"tensorboard=/jobs/{ID}/tensorboard/") for line in printed)
+
+
+def test_a_dry_run_on_slurm_prints_its_batch_script_whole(narrow: io.StringIO):
+    script = [
+        "#!/bin/bash",
+        f"#SBATCH --job-name=trainyard-{ID}-1",
+        f"srun --kill-on-bad-exit=1 --output='/shared/trainyard/jobs/{ID}/attempts/1/rank-%t.stdout' \\",
+    ]
+    plan = LaunchPlan.from_dict(
+        {"backend": "slurm", "placement": SLURM, "workers": [], "batchScript": "\n".join(script) + "\n"}
+    )
+    output.launch_plan(plan)
+    printed = narrow.getvalue().splitlines()
+    assert printed[printed.index("Slurm batch script:") + 1 :] == script
+
+
+@pytest.fixture
+def narrow(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
+    """What the CLI prints, at 80 columns and not to a terminal."""
+    printed = io.StringIO()
+    monkeypatch.setattr(output, "out", Console(file=printed, width=80, color_system=None))
+    return printed
 
 
 def _spans(header: str) -> list[tuple[int, int | None]]:

@@ -99,11 +99,12 @@ def where(job: Job) -> str:
     return ""
 
 
-def job_details(job: Job) -> Table:
-    """One job, field by field: what `describe` shows above the events."""
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="bold", no_wrap=True)
-    grid.add_column(overflow="fold")
+def job_details(job: Job) -> list[Text]:
+    """One job, a line per field (an output or link each a line of its own): what `describe` shows above the events.
+
+    Values are printed whole, however wide: the terminal wraps a long one, so a path or URL copies as it is (a table
+    would break it mid-word at 80 columns or when piped).
+    """
     rows: list[tuple[str, Any]] = [
         ("ID", str(job.id)),
         ("Name", job.job_name),
@@ -122,14 +123,21 @@ def job_details(job: Job) -> Table:
         ("Queued", _time(job.queued_at)),
         ("Started", _time(job.started_at)),
         ("Finished", _time(job.finished_at)),
-        ("Labels", _pairs(job.labels)),
-        ("Outputs", _pairs(job.outputs)),
-        ("Links", _pairs(job.links)),
+        ("Labels", ", ".join(_pairs(job.labels))),
+        *_named_lines("Outputs", _pairs(job.outputs)),
+        *_named_lines("Links", _pairs(job.links)),
     ]
-    for name, value in rows:
-        if value not in (None, ""):
-            grid.add_row(name, value if isinstance(value, Text) else Text(str(value)))
-    return grid
+    width = max(len(name) for name, _ in rows) + 2
+    return [
+        Text.assemble((name.ljust(width), "bold"), value if isinstance(value, Text) else str(value))
+        for name, value in rows
+        if value not in (None, "")
+    ]
+
+
+def _named_lines(name: str, values: list[str]) -> list[tuple[str, str]]:
+    """A field of several values as lines, the name on the first."""
+    return [(name if index == 0 else "", value) for index, value in enumerate(values)]
 
 
 def events_table(events: Iterable[JobEvent]) -> Table:
@@ -194,6 +202,10 @@ def launch_plan(plan: LaunchPlan) -> None:
         line(f"  {shlex.join(worker.argv)}")
         for key, value in sorted(worker.environment.items()):
             line((f"    {key}={value}", "dim"))
+    if plan.batch_script:
+        line(("Slurm batch script:", "bold"))
+        for script_line in plan.batch_script.splitlines():
+            line(script_line)
     if plan.custom_job_request:
         line(("Vertex AI CustomJob request:", "bold"))
         out.print_json(json.dumps(plan.custom_job_request))
@@ -218,8 +230,8 @@ def _placement(job: Job) -> str | None:
     return ", ".join(f"{key}={value}" for key, value in placement.to_dict().items() if value not in (None, [], ""))
 
 
-def _pairs(values: dict[str, str] | None) -> str:
-    return "\n".join(f"{key}={value}" for key, value in sorted((values or {}).items()))
+def _pairs(values: dict[str, str] | None) -> list[str]:
+    return [f"{key}={value}" for key, value in sorted((values or {}).items())]
 
 
 def _time(value: datetime | None, layout: str = "%Y-%m-%d %H:%M:%S") -> str:

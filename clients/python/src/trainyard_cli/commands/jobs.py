@@ -150,7 +150,8 @@ def describe(ctx: typer.Context, job_id: JobId, output_format: OutputFormat = Fo
     if output_format is Format.json:
         output.print_json({"job": job, "events": events})
         return
-    output.out.print(output.job_details(job))
+    for line in output.job_details(job):
+        output.out.print(line, soft_wrap=True)
     output.out.print()
     output.out.print(output.events_table(events))
 
