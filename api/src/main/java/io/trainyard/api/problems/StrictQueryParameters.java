@@ -18,9 +18,10 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * <ul>
  *   <li>a parameter the contract gives one value, sent several times: Spring binds the first and drops the rest, so
  *       {@code attempt=&attempt=x} read as "no attempt" and answered 200 for a request no schema allows;</li>
- *   <li>a typed value (an enum, a number, a time) with whitespace around it: Spring trims it, and a value of only
- *       whitespace becomes "absent", so {@code outcome=%0D} read as "any outcome". Text parameters keep their
- *       spaces, which may be meant.</li>
+ *   <li>a typed value (an enum, a number, a time) with whitespace or control characters around it: Spring trims it
+ *       ({@link String#trim()}: every character up to U+0020), and a value of only those becomes "absent", so
+ *       {@code outcome=%0D} or {@code outcome=%0E} read as "any outcome". Text parameters keep their spaces, which may
+ *       be meant.</li>
  * </ul>
  */
 @Component
@@ -52,8 +53,9 @@ public class StrictQueryParameters implements HandlerInterceptor {
         for (String value : values) {
             // A list is also bound from one comma-separated value, each piece trimmed.
             for (String piece : many ? value.split(",", -1) : new String[] {value}) {
-                if (!piece.equals(piece.strip())) {
-                    throw new BadParameterException(name, "has whitespace around its value; send the value alone");
+                // trim() for what Spring takes away (control characters too), strip() for Unicode's other spaces.
+                if (!piece.equals(piece.trim()) || !piece.equals(piece.strip())) {
+                    throw new BadParameterException(name, "has whitespace or control characters around its value; send the value alone");
                 }
             }
         }
