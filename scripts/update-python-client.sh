@@ -19,6 +19,7 @@ trap 'rm -rf "$generated"' EXIT
 # The generator says "OpenAPI 3.1 support is still in beta" on every run: show its output only when it fails.
 if ! "$JAVA_HOME/bin/java" -jar "$jar" generate -i api/openapi.yaml -g python -o "$generated" \
     --package-name trainyard_client --additional-properties=packageVersion=0.1.0 \
+    --openapi-normalizer REMOVE_ANYOF_ONEOF_AND_KEEP_PROPERTIES_ONLY=true \
     --global-property apiTests=false,modelTests=false,apiDocs=false,modelDocs=false > "$generated.log" 2>&1; then
   cat "$generated.log" >&2
   rm -f "$generated.log"

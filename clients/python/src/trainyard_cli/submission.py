@@ -38,7 +38,9 @@ def build(
     and the way to a config composed from Hydra `defaults`)."""
     task_text, task_uri = _config(task, "task config")
     resource_text, resource_uri = _config(resource, "resource config")
-    return JobSubmission(
+    # Unchecked here (the model would refuse a bad name or count on its own, one field at a time): the server checks
+    # every field and answers all that are wrong at once, with their paths.
+    return JobSubmission.model_construct(
         job_name=name or default_job_name(task),
         project=project,
         task_config=task_text,

@@ -17,8 +17,9 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
+from typing_extensions import Annotated
 from trainyard_client.models.retry_policy import RetryPolicy
 from typing import Optional, Set
 from typing_extensions import Self
@@ -30,11 +31,11 @@ class JobSubmission(BaseModel):
     backend: Optional[StrictStr] = Field(default=None, description="The backend that runs the job, one of GET /backends (default: the first that runs the resource config's trainerResourceConfig kind)")
     cpu_docker_uri: Optional[StrictStr] = Field(default=None, description="The trainer image for pools without GPUs (GiGL's --cpu_docker_uri), instead of the server's default", alias="cpuDockerUri")
     cuda_docker_uri: Optional[StrictStr] = Field(default=None, description="The trainer image for pools with GPUs (GiGL's --cuda_docker_uri), instead of the server's default", alias="cudaDockerUri")
-    gpus: Optional[StrictInt] = Field(default=None, description="GPUs the job takes (1-64), one worker process each; overrides localTrainerConfig.numWorkers and implies requireGpus. For the backends that take a GPU count (GET /backends: gpus)")
-    job_name: StrictStr = Field(description="GiGL's AppliedTaskIdentifier, passed to the trainer as --job_name; GiGL's rule: a lowercase letter, then lowercase letters, digits or '_', ending in a letter or digit, at most 51 characters", alias="jobName")
+    gpus: Optional[Annotated[int, Field(le=64, strict=True, ge=1)]] = Field(default=None, description="GPUs the job takes (1-64), one worker process each; overrides localTrainerConfig.numWorkers and implies requireGpus. For the backends that take a GPU count (GET /backends: gpus)")
+    job_name: Annotated[str, Field(strict=True, max_length=51)] = Field(description="GiGL's AppliedTaskIdentifier, passed to the trainer as --job_name; GiGL's rule: a lowercase letter, then lowercase letters, digits or '_', ending in a letter or digit, at most 51 characters", alias="jobName")
     labels: Optional[Dict[str, StrictStr]] = Field(default=None, description="Labels to filter jobs by (lowercase keys and values)")
-    nodes: Optional[StrictInt] = Field(default=None, description="Hosts to spread the workers (gpus, else localTrainerConfig.numWorkers) over, evenly (1-256). For the backends that run a job across hosts (GET /backends: nodes); the others take 1 at most")
-    priority: Optional[StrictInt] = Field(default=None, description="Higher runs first; -1000 to 1000, default 0")
+    nodes: Optional[Annotated[int, Field(le=256, strict=True, ge=1)]] = Field(default=None, description="Hosts to spread the workers (gpus, else localTrainerConfig.numWorkers) over, evenly (1-256). For the backends that run a job across hosts (GET /backends: nodes); the others take 1 at most")
+    priority: Optional[Annotated[int, Field(le=1000, strict=True, ge=-1000)]] = Field(default=None, description="Higher runs first; -1000 to 1000, default 0")
     project: Optional[StrictStr] = Field(default=None, description="The project the job belongs to (default: default); submitting needs the editor role there")
     require_gpus: Optional[StrictBool] = Field(default=None, description="Fail at once (no capacity) instead of running on CPU slots when GPUs are short", alias="requireGpus")
     resource_config: Optional[StrictStr] = Field(default=None, description="The GiglResourceConfig as YAML text", alias="resourceConfig")
@@ -42,8 +43,15 @@ class JobSubmission(BaseModel):
     retry_policy: Optional[RetryPolicy] = Field(default=None, alias="retryPolicy")
     task_config: Optional[StrictStr] = Field(default=None, description="The GbmlConfig as YAML text (camelCase or snake_case keys), frozen or a template whose unset trainedModelMetadata URIs are filled as GiGL's config populator fills them", alias="taskConfig")
     task_config_uri: Optional[StrictStr] = Field(default=None, description="Absolute local path or file:// URI of the task config (instead of taskConfig)", alias="taskConfigUri")
-    timeout_seconds: Optional[StrictInt] = Field(default=None, description="Stop the job after this many seconds; default from the resource config or the server", alias="timeoutSeconds")
+    timeout_seconds: Optional[Annotated[int, Field(le=2592000, strict=True, ge=1)]] = Field(default=None, description="Stop the job after this many seconds (at most 30 days); default from the resource config or the server", alias="timeoutSeconds")
     __properties: ClassVar[List[str]] = ["backend", "cpuDockerUri", "cudaDockerUri", "gpus", "jobName", "labels", "nodes", "priority", "project", "requireGpus", "resourceConfig", "resourceConfigUri", "retryPolicy", "taskConfig", "taskConfigUri", "timeoutSeconds"]
+
+    @field_validator('job_name')
+    def job_name_validate_regular_expression(cls, value):
+        """Validates the regular expression"""
+        if not re.match(r"^[a-z](?:[_a-z0-9]{0,49}[a-z0-9])?$", value):
+            raise ValueError(r"must validate the regular expression /^[a-z](?:[_a-z0-9]{0,49}[a-z0-9])?$/")
+        return value
 
     model_config = ConfigDict(
         populate_by_name=True,

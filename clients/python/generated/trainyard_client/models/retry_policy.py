@@ -17,8 +17,9 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field
 from typing import Any, ClassVar, Dict, List, Optional
+from typing_extensions import Annotated
 from typing import Optional, Set
 from typing_extensions import Self
 
@@ -26,8 +27,8 @@ class RetryPolicy(BaseModel):
     """
     RetryPolicy
     """ # noqa: E501
-    backoff_seconds: Optional[StrictInt] = Field(default=None, alias="backoffSeconds")
-    max_attempts: Optional[StrictInt] = Field(default=None, alias="maxAttempts")
+    backoff_seconds: Optional[Annotated[int, Field(le=86400, strict=True, ge=0)]] = Field(default=None, alias="backoffSeconds")
+    max_attempts: Optional[Annotated[int, Field(le=10, strict=True, ge=1)]] = Field(default=None, alias="maxAttempts")
     __properties: ClassVar[List[str]] = ["backoffSeconds", "maxAttempts"]
 
     model_config = ConfigDict(

@@ -56,6 +56,11 @@ class OpenApiConfiguration {
         return new BackendPlacements(modules);
     }
 
+    @Bean
+    ConfigPairs configPairs() {
+        return new ConfigPairs();
+    }
+
     /** Required and nullable properties of the API's records, from their JSpecify annotations. */
     @Bean
     ModelConverter recordNullability() {

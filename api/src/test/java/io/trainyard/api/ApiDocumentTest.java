@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import io.trainyard.testing.RawHttpClient;
 import io.trainyard.testing.ServerExtension;
@@ -41,6 +43,29 @@ class ApiDocumentTest {
         assertThat(agentPaths.has("/agents/{agentId}/heartbeat")).isTrue();
         assertThat(agentPaths.has("/agents/{agentId}/runs/{jobId}/{attempt}/logs")).isTrue();
         assertThat(agentPaths.has("/jobs")).isFalse();
+    }
+
+    /**
+     * A generated client knows what the server refuses with 422 (and the contract test sends it): the submission's
+     * bounds, GiGL's job-name rule, and each config given once, inline or by URI.
+     */
+    @Test
+    void theSubmissionStatesTheLimitsTheServerEnforces() {
+        JsonNode submission = anonymous().get("/v3/api-docs").body().get("components").get("schemas").get("JobSubmission");
+        JsonNode fields = submission.get("properties");
+
+        assertThat(fields.get("gpus").get("minimum").asInt()).isEqualTo(1);
+        assertThat(fields.get("gpus").get("maximum").asInt()).isEqualTo(64);
+        assertThat(fields.get("nodes").get("maximum").asInt()).isEqualTo(256);
+        assertThat(fields.get("timeoutSeconds").get("minimum").asInt()).isEqualTo(1);
+        assertThat(fields.get("timeoutSeconds").get("maximum").asLong()).isEqualTo(2_592_000);
+        assertThat(fields.get("priority").get("minimum").asInt()).isEqualTo(-1000);
+        assertThat(fields.get("jobName").get("maxLength").asInt()).isEqualTo(51);
+        assertThat(fields.get("jobName").get("pattern").asString()).startsWith("^[a-z]").endsWith("$");
+        assertThat(submission.get("oneOf").findValues("required").stream()
+                .map(required -> required.valueStream().map(JsonNode::asString).collect(Collectors.toSet())))
+                .containsExactlyInAnyOrder(Set.of("taskConfig", "resourceConfig"), Set.of("taskConfig", "resourceConfigUri"),
+                        Set.of("taskConfigUri", "resourceConfig"), Set.of("taskConfigUri", "resourceConfigUri"));
     }
 
     /** The documents are public: a client generator needs no token (and reads them as plain HTTP). */

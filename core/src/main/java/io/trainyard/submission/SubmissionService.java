@@ -48,21 +48,11 @@ import org.springframework.stereotype.Service;
 @Service
 public class SubmissionService {
 
-    /** GiGL's job-name rule (its validator's name check): the name becomes cluster, path and label parts. */
-    private static final Pattern JOB_NAME = Pattern.compile("[a-z](?:[_a-z0-9]{0,49}[a-z0-9])?");
+    private static final Pattern JOB_NAME = Pattern.compile(JobSubmission.JOB_NAME);
     private static final Pattern LABEL_KEY = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
     private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9_-]{0,63}");
     private static final int MAX_LABELS = 64;
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._/:@-]{0,511}");
-    private static final int MAX_PRIORITY = 1000;
-    /**
-     * One worker per GPU: a bound well above any host, so a typo cannot ask for thousands. It bounds a Slurm job spread
-     * over {@code nodes} hosts too (64 GPUs in all).
-     */
-    private static final int MAX_GPUS = 64;
-    private static final int MAX_NODES = 256;
-    private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
-    private static final int MAX_ATTEMPTS = 10;
     private static final int DEFAULT_RETRY_BACKOFF_SECONDS = 30;
     /** Attempts in all when the submission names none: a job the infrastructure fails runs again, twice at most. */
     private static final int DEFAULT_MAX_ATTEMPTS = 3;
@@ -270,27 +260,28 @@ public class SubmissionService {
                 }
             });
         }
-        if (submission.priority() != null && Math.abs(submission.priority()) > MAX_PRIORITY) {
-            violations.add(new Violation("priority", "must be between -" + MAX_PRIORITY + " and " + MAX_PRIORITY));
+        if (submission.priority() != null && Math.abs(submission.priority()) > JobSubmission.MAX_PRIORITY) {
+            violations.add(new Violation("priority", "must be between -" + JobSubmission.MAX_PRIORITY + " and " + JobSubmission.MAX_PRIORITY));
         }
-        if (submission.gpus() != null && (submission.gpus() < 1 || submission.gpus() > MAX_GPUS)) {
-            violations.add(new Violation("gpus", "must be between 1 and " + MAX_GPUS));
+        if (submission.gpus() != null && (submission.gpus() < 1 || submission.gpus() > JobSubmission.MAX_GPUS)) {
+            violations.add(new Violation("gpus", "must be between 1 and " + JobSubmission.MAX_GPUS));
         }
-        if (submission.nodes() != null && (submission.nodes() < 1 || submission.nodes() > MAX_NODES)) {
-            violations.add(new Violation("nodes", "must be between 1 and " + MAX_NODES));
+        if (submission.nodes() != null && (submission.nodes() < 1 || submission.nodes() > JobSubmission.MAX_NODES)) {
+            violations.add(new Violation("nodes", "must be between 1 and " + JobSubmission.MAX_NODES));
         }
         if (submission.timeoutSeconds() != null
-                && (submission.timeoutSeconds() < 1 || submission.timeoutSeconds() > MAX_TIMEOUT_SECONDS)) {
-            violations.add(new Violation("timeoutSeconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS));
+                && (submission.timeoutSeconds() < 1 || submission.timeoutSeconds() > JobSubmission.MAX_TIMEOUT_SECONDS)) {
+            violations.add(new Violation("timeoutSeconds", "must be between 1 and " + JobSubmission.MAX_TIMEOUT_SECONDS));
         }
         checkImage("cpuDockerUri", submission.cpuDockerUri(), violations);
         checkImage("cudaDockerUri", submission.cudaDockerUri(), violations);
         JobSubmission.RetryPolicy retry = submission.retryPolicy();
-        if (retry != null && retry.maxAttempts() != null && (retry.maxAttempts() < 1 || retry.maxAttempts() > MAX_ATTEMPTS)) {
-            violations.add(new Violation("retryPolicy.maxAttempts", "must be between 1 and " + MAX_ATTEMPTS));
+        if (retry != null && retry.maxAttempts() != null && (retry.maxAttempts() < 1 || retry.maxAttempts() > JobSubmission.MAX_ATTEMPTS)) {
+            violations.add(new Violation("retryPolicy.maxAttempts", "must be between 1 and " + JobSubmission.MAX_ATTEMPTS));
         }
-        if (retry != null && retry.backoffSeconds() != null && (retry.backoffSeconds() < 0 || retry.backoffSeconds() > 86_400)) {
-            violations.add(new Violation("retryPolicy.backoffSeconds", "must be between 0 and 86400"));
+        if (retry != null && retry.backoffSeconds() != null && (retry.backoffSeconds() < 0
+                || retry.backoffSeconds() > JobSubmission.MAX_BACKOFF_SECONDS)) {
+            violations.add(new Violation("retryPolicy.backoffSeconds", "must be between 0 and " + JobSubmission.MAX_BACKOFF_SECONDS));
         }
     }
 
