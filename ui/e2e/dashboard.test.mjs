@@ -248,6 +248,23 @@ test("shows the pool and the queue, cancels a running job, and bulk-cancels a qu
   await page.getByRole("link", { name: "Jobs", exact: true }).click();
   await page.locator(".grid-row", { hasText: "sleeper_queued" }).waitFor();
   await page.screenshot({ path: screenshot("dashboard-jobs.png") });
+  // At 1,400 and 1,024 px the columns fit the page, and the times are whole.
+  for (const width of [1400, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    const row = page.locator(".grid-row", { hasText: "sleeper_queued" });
+    const right = await row
+      .locator(".cell")
+      .last()
+      .evaluate((cell) => cell.getBoundingClientRect().right);
+    assert.ok(right <= width, `the last column ends at ${right} px, past the page's ${width} px`);
+    const cutTimes = await page
+      .locator(".grid-row .cell time")
+      .evaluateAll(
+        (times) => times.filter((time) => time.parentElement.scrollWidth > time.parentElement.clientWidth).length,
+      );
+    assert.equal(cutTimes, 0, `${cutTimes} time(s) cut at ${width} px`);
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
 
   await page.getByRole("link", { name: "sleeper_running" }).click();
   await page.getByRole("button", { name: "Cancel", exact: true }).click();

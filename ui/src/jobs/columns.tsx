@@ -14,6 +14,10 @@ export interface Column {
   sortValue: (job: Job) => string | number;
 }
 
+/**
+ * Every column the Jobs page can show. The default ones fit 1,024 px: the fixed widths hold their content whole (a
+ * relative time, a state chip), the flexible ones give way first and cut their text with an ellipsis.
+ */
 export const COLUMNS: Column[] = [
   {
     id: "state",
@@ -25,18 +29,18 @@ export const COLUMNS: Column[] = [
   {
     id: "name",
     label: "Name",
-    width: "minmax(12rem, 2fr)",
+    width: "minmax(7rem, 2fr)",
     render: (j) => <Link to={`/ui/jobs/${j.id}`}>{j.jobName}</Link>,
     sortValue: (j) => j.jobName ?? "",
   },
-  { id: "project", label: "Project", width: "7rem", render: (j) => j.project, sortValue: (j) => j.project ?? "" },
-  { id: "backend", label: "Backend", width: "7rem", render: (j) => j.backend, sortValue: (j) => j.backend ?? "" },
+  { id: "project", label: "Project", width: "6rem", render: (j) => j.project, sortValue: (j) => j.project ?? "" },
+  { id: "backend", label: "Backend", width: "6rem", render: (j) => j.backend, sortValue: (j) => j.backend ?? "" },
   { id: "priority", label: "Priority", width: "5rem", render: (j) => j.priority, sortValue: (j) => j.priority ?? 0 },
   { id: "attempt", label: "Attempt", width: "5rem", render: (j) => j.attempt, sortValue: (j) => j.attempt ?? 0 },
   {
     id: "labels",
     label: "Labels",
-    width: "minmax(8rem, 1fr)",
+    width: "minmax(5rem, 1fr)",
     render: (j) =>
       Object.entries(j.labels ?? {}).map(([k, v]) => (
         <span key={k} className="label">
@@ -48,15 +52,15 @@ export const COLUMNS: Column[] = [
   {
     id: "created",
     label: "Submitted",
-    width: "15rem",
-    render: (j) => <Time at={j.createdAt} />,
+    width: "9rem",
+    render: (j) => <Time at={j.createdAt} compact />,
     sortValue: (j) => j.createdAt ?? "",
   },
   {
     id: "started",
     label: "Started",
-    width: "15rem",
-    render: (j) => <Time at={j.startedAt} />,
+    width: "9rem",
+    render: (j) => <Time at={j.startedAt} compact />,
     sortValue: (j) => j.startedAt ?? "",
   },
   {
@@ -70,7 +74,7 @@ export const COLUMNS: Column[] = [
   {
     id: "waiting",
     label: "Waiting",
-    width: "minmax(10rem, 2fr)",
+    width: "minmax(7rem, 2fr)",
     render: (j) =>
       j.queuePosition ? (
         <span title={j.waitingReason ?? undefined}>
