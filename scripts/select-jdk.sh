@@ -13,6 +13,11 @@ if [ -z "${JAVA_HOME:-}" ] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -qE '
 fi
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
+# Debian's Maven 3.8 ends its output with ANSI resets (ESC[0m, from Jansi 2) even in batch mode and piped, unless
+# told not to.
+if [[ "${MAVEN_OPTS:-}" != *jansi.noreset* ]]; then
+  export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Djansi.noreset=true"
+fi
 # Debian's Maven 3.8 uses sun.misc.Unsafe (through its Guava), which a JDK >= 24 warns about on every build;
 # the option that allows it quietly does not exist before 24, where the JVM would refuse to start with it.
 if "$JAVA_HOME/bin/java" -version 2>&1 | grep -qE 'version "(2[4-9]|[3-9][0-9])' &&

@@ -1,13 +1,11 @@
 package io.trainyard.security;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.trainyard.security.users.Users;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.Authentication;
@@ -16,17 +14,14 @@ import org.springframework.stereotype.Component;
 
 /**
  * Turns a user name into the {@link Caller} it acts as (global admin or not, its role in each project), and
- * tells who the current request's caller is. A user's memberships are cached for {@value #CACHE_MILLIS} ms:
- * every request needs them, and a change of role takes effect within that time.
+ * tells who the current request's caller is. A user's memberships are cached ({@link AccessCache}): every request
+ * needs them, and a change of role takes effect within {@value AccessCache#LIFETIME_MILLIS} ms.
  */
 @Component
 public class Callers {
 
-    static final long CACHE_MILLIS = 500;
-
     private final Users users;
-    private final Cache<String, Optional<Caller.User>> known = Caffeine.newBuilder()
-            .expireAfterWrite(Duration.ofMillis(CACHE_MILLIS)).maximumSize(10_000).build();
+    private final Cache<String, Optional<Caller.User>> known = AccessCache.holding(10_000);
 
     public Callers(Users users) {
         this.users = users;

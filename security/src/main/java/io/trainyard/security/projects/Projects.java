@@ -4,33 +4,28 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.trainyard.security.AccessCache;
 import io.trainyard.security.Role;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * Projects, and who belongs to each with which role. A project looked up by name is remembered for
- * {@value #CACHE_MILLIS} ms, as a token is (see TokenAuthentication): every submission asks for its project, and a
- * busy client then costs no round trip for it, while a change made on another replica shows within a second (at
- * once on this one).
+ * Projects, and who belongs to each with which role. A project looked up by name is remembered as a token is
+ * ({@link AccessCache}): every submission asks for its project, and a busy client then costs no round trip for it,
+ * while a change made on another replica shows within {@value AccessCache#LIFETIME_MILLIS} ms (at once on this one).
  */
 @Repository
 public class Projects {
 
-    static final long CACHE_MILLIS = 500;
-
     private final JdbcClient jdbc;
     private final Clock clock;
-    private final Cache<String, Optional<Project>> byName = Caffeine.newBuilder()
-            .expireAfterWrite(Duration.ofMillis(CACHE_MILLIS)).maximumSize(10_000).build();
+    private final Cache<String, Optional<Project>> byName = AccessCache.holding(10_000);
 
     public Projects(JdbcClient jdbc, Clock clock) {
         this.jdbc = jdbc;

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.trainyard.database.DatabaseFailures;
+import io.trainyard.security.AccessCache;
 import io.trainyard.security.Caller;
 import io.trainyard.security.CallerAuthentication;
 import io.trainyard.security.Callers;
@@ -22,7 +23,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Authenticates the server's own bearer tokens, users' and agents'. The secret's hash is looked up and the
- * answer cached for {@value #CACHE_MILLIS} ms, so a busy client costs no database round trip per request while
+ * answer cached for {@value AccessCache#LIFETIME_MILLIS} ms ({@link AccessCache}), so a busy client costs no database round trip per request while
  * a revoked or expired token is refused within a second (at once on the replica that revoked it). The time a
  * token was last used is written at most once a minute. While the database cannot be reached, a token this
  * replica accepted in the last {@value #OUTAGE_GRACE_MINUTES} minutes is still accepted (nobody can revoke it
@@ -31,15 +32,13 @@ import org.springframework.stereotype.Component;
 @Component
 public class TokenAuthentication implements AuthenticationProvider {
 
-    static final long CACHE_MILLIS = 500;
     static final long OUTAGE_GRACE_MINUTES = 5;
     private static final Duration LAST_USED_PRECISION = Duration.ofMinutes(1);
 
     private final ApiTokens tokens;
     private final Callers callers;
     private final Clock clock;
-    private final Cache<String, Optional<ApiTokens.Token>> byHash = Caffeine.newBuilder()
-            .expireAfterWrite(Duration.ofMillis(CACHE_MILLIS)).maximumSize(100_000).build();
+    private final Cache<String, Optional<ApiTokens.Token>> byHash = AccessCache.holding(100_000);
     private final Cache<String, Accepted> lastAccepted = Caffeine.newBuilder()
             .expireAfterWrite(Duration.ofMinutes(OUTAGE_GRACE_MINUTES)).maximumSize(100_000).build();
     private final Map<UUID, Instant> lastMarkedUsed = new ConcurrentHashMap<>();
