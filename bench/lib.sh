@@ -16,10 +16,10 @@ on_exit() {
 }
 trap on_exit EXIT
 
-# Maven on JDK 24+ prints sun.misc.Unsafe deprecation warnings (from its own Guava) and colour resets even
-# with -q; they are left out here. Its exit status still counts (pipefail).
+# Maven without its progress and INFO lines (select-jdk.sh, sourced above, already keeps Debian's Maven from
+# printing Unsafe warnings and colour resets).
 mvn_quiet() {
-  mvn -B -q --no-transfer-progress "$@" 2>&1 | sed 's/\x1b\[0m//g' | { grep -vE 'sun\.misc\.Unsafe|terminally deprecated|AbstractFuture|^$' || true; }
+  mvn -B -q --no-transfer-progress "$@"
 }
 
 # Sets bench_classpath to the given modules' classes (as built in this tree) and their runtime dependencies.
