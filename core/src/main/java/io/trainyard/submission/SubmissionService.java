@@ -260,28 +260,23 @@ public class SubmissionService {
                 }
             });
         }
-        if (submission.priority() != null && Math.abs(submission.priority()) > JobSubmission.MAX_PRIORITY) {
-            violations.add(new Violation("priority", "must be between -" + JobSubmission.MAX_PRIORITY + " and " + JobSubmission.MAX_PRIORITY));
-        }
-        if (submission.gpus() != null && (submission.gpus() < 1 || submission.gpus() > JobSubmission.MAX_GPUS)) {
-            violations.add(new Violation("gpus", "must be between 1 and " + JobSubmission.MAX_GPUS));
-        }
-        if (submission.nodes() != null && (submission.nodes() < 1 || submission.nodes() > JobSubmission.MAX_NODES)) {
-            violations.add(new Violation("nodes", "must be between 1 and " + JobSubmission.MAX_NODES));
-        }
-        if (submission.timeoutSeconds() != null
-                && (submission.timeoutSeconds() < 1 || submission.timeoutSeconds() > JobSubmission.MAX_TIMEOUT_SECONDS)) {
-            violations.add(new Violation("timeoutSeconds", "must be between 1 and " + JobSubmission.MAX_TIMEOUT_SECONDS));
-        }
+        checkBetween("priority", submission.priority(), -JobSubmission.MAX_PRIORITY, JobSubmission.MAX_PRIORITY, violations);
+        checkBetween("gpus", submission.gpus(), 1, JobSubmission.MAX_GPUS, violations);
+        checkBetween("nodes", submission.nodes(), 1, JobSubmission.MAX_NODES, violations);
+        checkBetween("timeoutSeconds", submission.timeoutSeconds(), 1, JobSubmission.MAX_TIMEOUT_SECONDS, violations);
         checkImage("cpuDockerUri", submission.cpuDockerUri(), violations);
         checkImage("cudaDockerUri", submission.cudaDockerUri(), violations);
         JobSubmission.RetryPolicy retry = submission.retryPolicy();
-        if (retry != null && retry.maxAttempts() != null && (retry.maxAttempts() < 1 || retry.maxAttempts() > JobSubmission.MAX_ATTEMPTS)) {
-            violations.add(new Violation("retryPolicy.maxAttempts", "must be between 1 and " + JobSubmission.MAX_ATTEMPTS));
+        if (retry != null) {
+            checkBetween("retryPolicy.maxAttempts", retry.maxAttempts(), 1, JobSubmission.MAX_ATTEMPTS, violations);
+            checkBetween("retryPolicy.backoffSeconds", retry.backoffSeconds(), 0, JobSubmission.MAX_BACKOFF_SECONDS, violations);
         }
-        if (retry != null && retry.backoffSeconds() != null && (retry.backoffSeconds() < 0
-                || retry.backoffSeconds() > JobSubmission.MAX_BACKOFF_SECONDS)) {
-            violations.add(new Violation("retryPolicy.backoffSeconds", "must be between 0 and " + JobSubmission.MAX_BACKOFF_SECONDS));
+    }
+
+    /** An optional number, when given, within [min, max]. */
+    private static void checkBetween(String field, Number value, long min, long max, List<Violation> violations) {
+        if (value != null && (value.longValue() < min || value.longValue() > max)) {
+            violations.add(new Violation(field, "must be between " + min + " and " + max));
         }
     }
 

@@ -119,12 +119,14 @@ class SlurmCommands {
 
     /** The name of a user of the cluster, from its login node's (or this host's) user database; empty if unknown. */
     Optional<String> userName(long uid) {
+        String entry;
         try {
-            String entry = run(List.of("getent", "passwd", Long.toString(uid)), null).strip();
-            return entry.isEmpty() ? Optional.empty() : Optional.of(entry.substring(0, entry.indexOf(':')));
-        } catch (SlurmException | StringIndexOutOfBoundsException e) {
+            entry = run(List.of("getent", "passwd", Long.toString(uid)), null);
+        } catch (SlurmException e) {
             return Optional.empty();
         }
+        int nameEnd = entry.indexOf(':');
+        return nameEnd > 0 ? Optional.of(entry.substring(0, nameEnd).strip()) : Optional.empty();
     }
 
     /** Every node of every partition, once per partition it is in: one call. */

@@ -46,6 +46,7 @@ final class SlurmRun {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int ACCOUNTING_ASKS = 10;
     private static final Duration ACCOUNTING_WAIT = Duration.ofSeconds(1);
+    private static final String UNKNOWN_CANCELLER = "cancelled in Slurm, not through Trainyard; who and why are unknown: ";
 
     /** What a run needs from its backend. */
     record Services(SlurmCommands commands, SlurmQueue queue, JobTransitions transitions, LogWriter logWriter, LogStore logStore,
@@ -241,15 +242,14 @@ final class SlurmRun {
             try {
                 cancellation = services.commands().cancellation(slurmId);
             } catch (SlurmException e) {
-                return "cancelled in Slurm, not through Trainyard; who and why are unknown: " + e.getMessage();
+                return UNKNOWN_CANCELLER + e.getMessage();
             }
             if (cancellation.isPresent()) {
                 return cancellation.get().describe(services.commands().userName(cancellation.get().uid()));
             }
             Thread.sleep(ACCOUNTING_WAIT);
         }
-        return "cancelled in Slurm, not through Trainyard; who and why are unknown: Slurm's accounting had not recorded it after "
-                + ACCOUNTING_ASKS * ACCOUNTING_WAIT.toSeconds() + " s";
+        return UNKNOWN_CANCELLER + "Slurm's accounting had not recorded it after " + ACCOUNTING_ASKS * ACCOUNTING_WAIT.toSeconds() + " s";
     }
 
     /** The outcome the attempt's files record, for a job the controller no longer knows. */
