@@ -529,7 +529,7 @@ public class ServerPlacementBench {
 
         void heartbeat() throws Exception {
             HttpResponse<String> response = send("POST", "/agents/" + id + "/heartbeat?waitMillis=" + WAIT_MILLIS,
-                    new Heartbeat(epoch, List.copyOf(runs), List.of()), token);
+                    new Heartbeat(epoch, List.copyOf(runs), List.of(), null), token);
             if (response.statusCode() != 200) {
                 error("heartbeat " + response.statusCode(), id + ": " + response.body());
                 Thread.sleep(500);

@@ -25,7 +25,8 @@ const pageErrors = [];
 
 before(async () => {
   // One CPU slot: a second job must wait in the queue while the first runs.
-  server = await startServer(["--trainyard.local.cpu-slots=1"]);
+  // A sample of each job's CPU and memory every second: the demo job's few seconds make a chart.
+  server = await startServer(["--trainyard.local.cpu-slots=1", "--trainyard.local.system-metrics-interval=1s"]);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: ["--no-sandbox"],
@@ -188,6 +189,27 @@ test("the demo job's Metrics tab charts its scalars by step or time, train/loss 
   await page.getByLabel("Step", { exact: true }).check();
   await loss.scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshot("dashboard-job-metrics.png") });
+});
+
+test("the demo job's System tab charts what it used of the host, summed up on the job page", async () => {
+  await page.getByRole("tab", { name: "System" }).click();
+  const cpu = page.locator('[data-testid="metric-chart"][data-tag="rank0/cpu_percent"]');
+  await cpu.locator("canvas").first().waitFor();
+  assert.match(
+    await cpu.locator("figcaption").textContent(),
+    /^Worker 0 · CPU \(100 % is one core\) avg [\d.,]+ % · peak [\d.,]+ %$/,
+  );
+  const memory = page.locator('[data-testid="metric-chart"][data-tag="rank0/rss_bytes"]');
+  assert.match(
+    await memory.locator("figcaption").textContent(),
+    /^Worker 0 · resident memory avg [\d.]+ GiB · peak [\d.]+ GiB$/,
+  );
+  assert.match(await page.getByTestId("job-usage").textContent(), /^CPU \d+ % avg, \d+\.\d GiB peak RSS$/);
+  assert.equal(
+    await page.getByTestId("usage-summary").textContent(),
+    await page.getByTestId("job-usage").textContent(),
+  );
+  await page.screenshot({ path: screenshot("dashboard-job-system.png") });
 });
 
 test("compares two jobs picked on the Jobs page: their train/loss curves on one chart, and TensorBoard's comparison linked", async () => {

@@ -8,13 +8,16 @@ import { StateChip, isActive } from "../jobs/StateChip";
 import { LogViewer } from "../logs/LogViewer";
 import { EventTimeline } from "./EventTimeline";
 import { placementText } from "./placement";
+import { useMetricTags } from "../metrics/queries";
+import { usageSummary } from "../system/measures";
 import { lazy, Suspense, useState } from "react";
 
-type Tab = "logs" | "metrics" | "events" | "configs";
+type Tab = "logs" | "metrics" | "system" | "events" | "configs";
 
 const YamlEditor = lazy(() => import("../common/YamlEditor").then((module) => ({ default: module.YamlEditor })));
 // The charts (uPlot) load with the first Metrics tab opened, not with the jobs list.
 const MetricsTab = lazy(() => import("../metrics/MetricsTab").then((module) => ({ default: module.MetricsTab })));
+const SystemTab = lazy(() => import("../system/SystemTab").then((module) => ({ default: module.SystemTab })));
 
 export function JobPage() {
   const { id } = useParams() as { id: string };
@@ -60,7 +63,7 @@ export function JobPage() {
       </div>
       <Summary job={j} />
       <div className="tabs" role="tablist">
-        {(["logs", "metrics", "events", "configs"] as Tab[]).map((name) => (
+        {(["logs", "metrics", "system", "events", "configs"] as Tab[]).map((name) => (
           <button key={name} role="tab" aria-selected={tab === name} onClick={() => setTab(name)}>
             {name[0].toUpperCase() + name.slice(1)}
           </button>
@@ -72,6 +75,11 @@ export function JobPage() {
           <MetricsTab job={j} />
         </Suspense>
       )}
+      {tab === "system" && (
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <SystemTab job={j} />
+        </Suspense>
+      )}
       {tab === "events" && <EventTimeline jobId={id} />}
       {tab === "configs" && <Configs jobId={id} />}
     </section>
@@ -79,6 +87,8 @@ export function JobPage() {
 }
 
 function Summary({ job }: { job: Job }) {
+  const systemMetrics = useMetricTags(job.id!, isActive(job.state), "system-metrics");
+  const usage = systemMetrics.data ? usageSummary(systemMetrics.data) : null;
   return (
     <dl className="summary">
       <dt>State</dt>
@@ -112,6 +122,12 @@ function Summary({ job }: { job: Job }) {
       <dd>
         {placementText(job)} · {job.workers} worker(s)
       </dd>
+      {usage && (
+        <>
+          <dt>Used</dt>
+          <dd data-testid="job-usage">{usage}</dd>
+        </>
+      )}
       <dt>Submitted</dt>
       <dd>
         <Time at={job.createdAt} /> by {job.submittedBy}

@@ -9,18 +9,19 @@ import { X_AXES, formatValue, type Line, type XAxis } from "./lines";
  */
 export function MetricCard(props: {
   tag: string;
+  title?: string;
   summary?: ReactNode;
   lines: Line[];
   series: (MetricSeries | undefined)[];
   axis: XAxis;
   error?: Error | null;
 }) {
-  const { tag, summary, lines, series, axis, error } = props;
+  const { tag, title, summary, lines, series, axis, error } = props;
   const loaded = series.filter((one) => one !== undefined);
   return (
     <figure className="metric-card" data-testid="metric-chart" data-tag={tag}>
       <figcaption>
-        <strong>{tag}</strong> <span className="muted">{summary}</span>
+        <strong>{title ?? tag}</strong> <span className="muted">{summary}</span>
       </figcaption>
       {error ? (
         <p className="error">{error.message}</p>

@@ -76,3 +76,43 @@ describe("the Pool page's partitions", () => {
     expect(await screen.findByText("The cluster has not answered yet.")).toBeTruthy();
   });
 });
+
+describe("the Pool page's GPUs", () => {
+  afterEach(cleanup);
+
+  it("shows how busy each GPU was at its agent's last sample, and nothing for one never sampled", async () => {
+    const gpu = { model: "NVIDIA H100 80GB HBM3", memoryMiB: 81559, inUse: false };
+    answerApi({
+      "GET /agents": [
+        {
+          id: "gpu-node",
+          host: "gpu-node.example",
+          state: "ACTIVE",
+          epoch: 1,
+          cpuSlots: 0,
+          cpuSlotsUsed: 0,
+          runningJobs: [],
+          gpusSampledAt: "2026-11-28T01:00:00Z",
+          gpus: [
+            {
+              ...gpu,
+              index: 0,
+              utilizationPercent: 7.4,
+              memoryUsedMiB: 11468,
+              powerWatts: 71.5,
+              temperatureCelsius: 34,
+            },
+            { ...gpu, index: 1 },
+          ],
+        },
+      ],
+      "GET /backends": [],
+    });
+    poolPage();
+
+    const use = await screen.findByTestId("gpu-use");
+    expect(use.textContent).toBe(" 7 % busy · 11.2 GiB");
+    expect(use.title).toBe("NVIDIA H100 80GB HBM3 · 81559 MiB · 72 W · 34 °C");
+    expect(screen.getAllByTestId("gpu-use")).toHaveLength(1);
+  });
+});

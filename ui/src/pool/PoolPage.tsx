@@ -5,8 +5,8 @@ import { Time } from "../common/Time";
 import { PartitionsSection } from "./PartitionsSection";
 
 /**
- * Every agent of the pool: its GPUs as a grid (which job holds each), CPU slots, lease and heartbeat; then the
- * partitions of the clusters the server submits to.
+ * Every agent of the pool: its GPUs as a grid (which job holds each, and how busy each is by the agent's last
+ * sample), CPU slots, lease and heartbeat; then the partitions of the clusters the server submits to.
  */
 export function PoolPage() {
   const agents = useQuery({ queryKey: ["agents"], queryFn: () => unwrap(api.GET("/agents")), refetchInterval: 3000 });
@@ -43,6 +43,12 @@ function AgentCard({ agent }: { agent: Agent }) {
           >
             <div>GPU {gpu.index}</div>
             <div className="muted">{gpu.model}</div>
+            {gpu.utilizationPercent != null && (
+              <div className="gpu-use" data-testid="gpu-use" title={sampleTitle(gpu)}>
+                <meter min={0} max={100} value={gpu.utilizationPercent} /> {Math.round(gpu.utilizationPercent)} % busy
+                {gpu.memoryUsedMiB != null && ` · ${(gpu.memoryUsedMiB / 1024).toFixed(1)} GiB`}
+              </div>
+            )}
             <div>
               {gpu.inUse ? (
                 gpu.jobId ? (
@@ -89,4 +95,12 @@ function AgentCard({ agent }: { agent: Agent }) {
       </dl>
     </article>
   );
+}
+
+/** The rest of a GPU's last sample, for its tooltip. */
+function sampleTitle(gpu: NonNullable<Agent["gpus"]>[number]): string {
+  const parts = [`${gpu.model} · ${gpu.memoryMiB} MiB`];
+  if (gpu.powerWatts != null) parts.push(`${Math.round(gpu.powerWatts)} W`);
+  if (gpu.temperatureCelsius != null) parts.push(`${Math.round(gpu.temperatureCelsius)} °C`);
+  return parts.join(" · ");
 }

@@ -26,6 +26,7 @@ __all__ = [
     "LogsApi",
     "MetricsApi",
     "ProjectsApi",
+    "SystemMetricsApi",
     "TensorboardApi",
     "TokensApi",
     "UsersApi",
@@ -95,6 +96,7 @@ from trainyard_client.api.jobs_api import JobsApi as JobsApi
 from trainyard_client.api.logs_api import LogsApi as LogsApi
 from trainyard_client.api.metrics_api import MetricsApi as MetricsApi
 from trainyard_client.api.projects_api import ProjectsApi as ProjectsApi
+from trainyard_client.api.system_metrics_api import SystemMetricsApi as SystemMetricsApi
 from trainyard_client.api.tensorboard_api import TensorboardApi as TensorboardApi
 from trainyard_client.api.tokens_api import TokensApi as TokensApi
 from trainyard_client.api.users_api import UsersApi as UsersApi

@@ -701,7 +701,7 @@ class MetricsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> List[MetricTagView]:
-        """The job's scalar tags with their point count, step range, min, max and last value
+        """The job's scalar tags with their point count, step range, min, max, mean and last value
 
 
         :param id: (required)
@@ -773,7 +773,7 @@ class MetricsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> ApiResponse[List[MetricTagView]]:
-        """The job's scalar tags with their point count, step range, min, max and last value
+        """The job's scalar tags with their point count, step range, min, max, mean and last value
 
 
         :param id: (required)
@@ -845,7 +845,7 @@ class MetricsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> RESTResponseType:
-        """The job's scalar tags with their point count, step range, min, max and last value
+        """The job's scalar tags with their point count, step range, min, max, mean and last value
 
 
         :param id: (required)

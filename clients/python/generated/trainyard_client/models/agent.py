@@ -34,6 +34,7 @@ class Agent(BaseModel):
     cpu_slots_used: StrictInt = Field(alias="cpuSlotsUsed")
     epoch: StrictInt
     gpus: List[AgentGpu]
+    gpus_sampled_at: Optional[datetime] = Field(default=None, description="When its GPUs were last sampled (their live utilisation, memory, power and temperature); null if its agent does not sample them (no GPUs, or simulated ones)", alias="gpusSampledAt")
     host: StrictStr
     id: StrictStr
     last_database_outage: Optional[AgentDatabaseOutage] = Field(default=None, alias="lastDatabaseOutage")
@@ -42,7 +43,7 @@ class Agent(BaseModel):
     registered_at: Optional[datetime] = Field(default=None, alias="registeredAt")
     running_jobs: List[AgentJob] = Field(alias="runningJobs")
     state: StrictStr
-    __properties: ClassVar[List[str]] = ["cpuSlots", "cpuSlotsUsed", "epoch", "gpus", "host", "id", "lastDatabaseOutage", "lastHeartbeatAt", "leaseExpiresAt", "registeredAt", "runningJobs", "state"]
+    __properties: ClassVar[List[str]] = ["cpuSlots", "cpuSlotsUsed", "epoch", "gpus", "gpusSampledAt", "host", "id", "lastDatabaseOutage", "lastHeartbeatAt", "leaseExpiresAt", "registeredAt", "runningJobs", "state"]
 
     @field_validator('state')
     def state_validate_enum(cls, value):
@@ -107,6 +108,11 @@ class Agent(BaseModel):
                 if _item_running_jobs:
                     _items.append(_item_running_jobs.to_dict())
             _dict['runningJobs'] = _items
+        # set to None if gpus_sampled_at (nullable) is None
+        # and model_fields_set contains the field
+        if self.gpus_sampled_at is None and "gpus_sampled_at" in self.model_fields_set:
+            _dict['gpusSampledAt'] = None
+
         # set to None if last_database_outage (nullable) is None
         # and model_fields_set contains the field
         if self.last_database_outage is None and "last_database_outage" in self.model_fields_set:
@@ -143,6 +149,7 @@ class Agent(BaseModel):
             "cpuSlotsUsed": obj.get("cpuSlotsUsed"),
             "epoch": obj.get("epoch"),
             "gpus": [AgentGpu.from_dict(_item) for _item in obj["gpus"]] if obj.get("gpus") is not None else None,
+            "gpusSampledAt": obj.get("gpusSampledAt"),
             "host": obj.get("host"),
             "id": obj.get("id"),
             "lastDatabaseOutage": AgentDatabaseOutage.from_dict(obj["lastDatabaseOutage"]) if obj.get("lastDatabaseOutage") is not None else None,

@@ -17,8 +17,8 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
-from typing import Any, ClassVar, Dict, List, Optional
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from typing import Any, ClassVar, Dict, List, Optional, Union
 from uuid import UUID
 from typing import Optional, Set
 from typing_extensions import Self
@@ -31,8 +31,12 @@ class AgentGpu(BaseModel):
     index: StrictInt
     job_id: Optional[UUID] = Field(default=None, alias="jobId")
     memory_mi_b: StrictInt = Field(alias="memoryMiB")
+    memory_used_mi_b: Optional[StrictInt] = Field(default=None, alias="memoryUsedMiB")
     model: StrictStr
-    __properties: ClassVar[List[str]] = ["inUse", "index", "jobId", "memoryMiB", "model"]
+    power_watts: Optional[Union[StrictFloat, StrictInt]] = Field(default=None, alias="powerWatts")
+    temperature_celsius: Optional[Union[StrictFloat, StrictInt]] = Field(default=None, alias="temperatureCelsius")
+    utilization_percent: Optional[Union[StrictFloat, StrictInt]] = Field(default=None, alias="utilizationPercent")
+    __properties: ClassVar[List[str]] = ["inUse", "index", "jobId", "memoryMiB", "memoryUsedMiB", "model", "powerWatts", "temperatureCelsius", "utilizationPercent"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -78,6 +82,26 @@ class AgentGpu(BaseModel):
         if self.job_id is None and "job_id" in self.model_fields_set:
             _dict['jobId'] = None
 
+        # set to None if memory_used_mi_b (nullable) is None
+        # and model_fields_set contains the field
+        if self.memory_used_mi_b is None and "memory_used_mi_b" in self.model_fields_set:
+            _dict['memoryUsedMiB'] = None
+
+        # set to None if power_watts (nullable) is None
+        # and model_fields_set contains the field
+        if self.power_watts is None and "power_watts" in self.model_fields_set:
+            _dict['powerWatts'] = None
+
+        # set to None if temperature_celsius (nullable) is None
+        # and model_fields_set contains the field
+        if self.temperature_celsius is None and "temperature_celsius" in self.model_fields_set:
+            _dict['temperatureCelsius'] = None
+
+        # set to None if utilization_percent (nullable) is None
+        # and model_fields_set contains the field
+        if self.utilization_percent is None and "utilization_percent" in self.model_fields_set:
+            _dict['utilizationPercent'] = None
+
         return _dict
 
     @classmethod
@@ -94,7 +118,11 @@ class AgentGpu(BaseModel):
             "index": obj.get("index"),
             "jobId": obj.get("jobId"),
             "memoryMiB": obj.get("memoryMiB"),
-            "model": obj.get("model")
+            "memoryUsedMiB": obj.get("memoryUsedMiB"),
+            "model": obj.get("model"),
+            "powerWatts": obj.get("powerWatts"),
+            "temperatureCelsius": obj.get("temperatureCelsius"),
+            "utilizationPercent": obj.get("utilizationPercent")
         })
         return _obj
 

@@ -31,10 +31,11 @@ class MetricTagView(BaseModel):
     last_step: StrictInt = Field(alias="lastStep")
     last_value: Union[StrictFloat, StrictInt] = Field(alias="lastValue")
     max: Optional[Union[StrictFloat, StrictInt]] = None
+    mean: Optional[Union[StrictFloat, StrictInt]] = None
     min: Optional[Union[StrictFloat, StrictInt]] = None
     points: StrictInt
     tag: StrictStr
-    __properties: ClassVar[List[str]] = ["firstStep", "lastAttempt", "lastStep", "lastValue", "max", "min", "points", "tag"]
+    __properties: ClassVar[List[str]] = ["firstStep", "lastAttempt", "lastStep", "lastValue", "max", "mean", "min", "points", "tag"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -80,6 +81,11 @@ class MetricTagView(BaseModel):
         if self.max is None and "max" in self.model_fields_set:
             _dict['max'] = None
 
+        # set to None if mean (nullable) is None
+        # and model_fields_set contains the field
+        if self.mean is None and "mean" in self.model_fields_set:
+            _dict['mean'] = None
+
         # set to None if min (nullable) is None
         # and model_fields_set contains the field
         if self.min is None and "min" in self.model_fields_set:
@@ -102,6 +108,7 @@ class MetricTagView(BaseModel):
             "lastStep": obj.get("lastStep"),
             "lastValue": obj.get("lastValue"),
             "max": obj.get("max"),
+            "mean": obj.get("mean"),
             "min": obj.get("min"),
             "points": obj.get("points"),
             "tag": obj.get("tag")

@@ -41,7 +41,9 @@ public final class AgentMain {
               --agent-id=NAME           this agent's name in the pool (default: the host name)
               --data-dir=DIR            where job folders live (default .trainyard-agent)
               --cpu-slots=N             trainer processes at once on a host without GPUs (default: CPU count)
-              --nvidia-smi=PATH         how GPUs are found (default nvidia-smi; none found: CPU slots)
+              --nvidia-smi=PATH         how GPUs are found and their usage sampled (default nvidia-smi; none
+                                        found: CPU slots)
+              --system-metrics-interval=D  how often each job's GPU, CPU, memory and I/O use is sampled (default 5s)
               --simulated-gpus=N        offer N simulated GPUs instead (tests, benchmarks)
               --python=PATH             the Python that runs the supervisor (default python3)
               --cancel-grace-period=D   SIGTERM to SIGKILL on cancel or timeout (default 10s)
@@ -119,9 +121,9 @@ public final class AgentMain {
         String agentId = remaining.getOrDefault("agent-id", Registration.localHostName());
         Path dataDir = Path.of(remaining.getOrDefault("data-dir", ".trainyard-agent")).toAbsolutePath().normalize();
         int cpuSlots = Integer.parseInt(remaining.getOrDefault("cpu-slots", Integer.toString(Runtime.getRuntime().availableProcessors())));
-        List<Gpu> gpus = remaining.containsKey("simulated-gpus")
-                ? simulatedGpus(Integer.parseInt(remaining.get("simulated-gpus")))
-                : GpuDiscovery.discover(remaining.getOrDefault("nvidia-smi", "nvidia-smi"));
+        boolean simulated = remaining.containsKey("simulated-gpus");
+        String nvidiaSmi = remaining.getOrDefault("nvidia-smi", "nvidia-smi");
+        List<Gpu> gpus = simulated ? simulatedGpus(Integer.parseInt(remaining.get("simulated-gpus"))) : GpuDiscovery.discover(nvidiaSmi);
         AgentSettings settings = new AgentSettings(servers, token, agentId, Registration.localHostName(), dataDir, gpus, cpuSlots,
                 remaining.getOrDefault("python", "python3"),
                 duration("cancel-grace-period", remaining.getOrDefault("cancel-grace-period", "10s")),
@@ -130,10 +132,11 @@ public final class AgentMain {
                 paths(remaining.getOrDefault("trainer-path", trainerPathFromEnvironment)),
                 TrainerIsolation.parse(remaining.getOrDefault("trainer-isolation", "sandbox")),
                 TrainerAccount.parse(remaining.getOrDefault("trainer-uid", Integer.toString(TrainerAccount.DEFAULT_ID))),
-                paths(remaining.get("hide")));
+                paths(remaining.get("hide")), simulated ? null : nvidiaSmi,
+                duration("system-metrics-interval", remaining.getOrDefault("system-metrics-interval", "5s")));
         for (String known : List.of("server", "agent-id", "data-dir", "cpu-slots", "simulated-gpus", "nvidia-smi", "python",
                 "cancel-grace-period", "master-addr", "max-log-backlog", "trainer-path", "trainer-isolation",
-                "trainer-uid", "hide")) {
+                "trainer-uid", "hide", "system-metrics-interval")) {
             remaining.remove(known);
         }
         if (!remaining.isEmpty()) {

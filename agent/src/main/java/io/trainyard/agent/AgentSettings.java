@@ -8,6 +8,8 @@ import java.util.List;
 import io.trainyard.agent.run.RunSettings;
 import io.trainyard.agent.sandbox.TrainerAccount;
 import io.trainyard.agent.sandbox.TrainerIsolation;
+import io.trainyard.agent.system.HostMonitor;
+import io.trainyard.agent.system.NvidiaSmi;
 import io.trainyard.agent.trainer.TrainerInvocation;
 import io.trainyard.protocol.Gpu;
 
@@ -28,14 +30,18 @@ import io.trainyard.protocol.Gpu;
  * @param isolation how trainers are shut off from the agent, the server and other jobs
  * @param trainerAccount the identity trainers run as when the agent is root
  * @param hiddenFiles secret files of this host no trainer may read (e.g. the server's TLS key)
+ * @param nvidiaSmi how the GPUs' usage is sampled; null where there is nothing to sample (no GPUs, or simulated ones)
+ * @param systemMetricsInterval how often each run's usage (GPUs, CPU, memory, I/O) is sampled
  */
 public record AgentSettings(List<URI> servers, String token, String agentId, String host, Path dataDir, List<Gpu> gpus,
         int cpuSlots, String python, Duration cancelGracePeriod, String masterAddr, long maxLogBacklogBytes,
-        List<Path> trainerPath, TrainerIsolation isolation, TrainerAccount trainerAccount, List<Path> hiddenFiles) {
+        List<Path> trainerPath, TrainerIsolation isolation, TrainerAccount trainerAccount, List<Path> hiddenFiles,
+        String nvidiaSmi, Duration systemMetricsInterval) {
 
     /** @throws IllegalStateException when trainers cannot be sandboxed here as {@code isolation} asks */
     RunSettings runSettings() {
         return new RunSettings(agentId, dataDir, new TrainerInvocation(masterAddr, trainerPath), cancelGracePeriod,
-                maxLogBacklogBytes, isolation.sandbox(dataDir, trainerAccount, trainerPath, hiddenFiles));
+                maxLogBacklogBytes, isolation.sandbox(dataDir, trainerAccount, trainerPath, hiddenFiles),
+                new HostMonitor(nvidiaSmi == null || gpus.isEmpty() ? null : new NvidiaSmi(nvidiaSmi), systemMetricsInterval));
     }
 }

@@ -1,11 +1,10 @@
 package io.trainyard.agent;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
+import io.trainyard.agent.system.NvidiaSmi;
 import io.trainyard.protocol.Gpu;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,45 +18,28 @@ public final class GpuDiscovery {
     }
 
     public static List<Gpu> discover(String nvidiaSmi) {
-        Process process;
         try {
-            process = new ProcessBuilder(nvidiaSmi, "--query-gpu=index,name,memory.total",
-                    "--format=csv,noheader,nounits").redirectErrorStream(true).start();
+            return parse(new NvidiaSmi(nvidiaSmi).query("index,name,memory.total"));
         } catch (IOException e) {
-            log.info("No GPUs: {} is not available ({})", nvidiaSmi, e.getMessage());
-            return List.of();
-        }
-        try {
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                log.warn("No GPUs: {} failed: {}", nvidiaSmi, output.strip());
-                return List.of();
-            }
-            return parse(output);
-        } catch (IOException e) {
-            log.warn("No GPUs: reading {} failed: {}", nvidiaSmi, e.getMessage());
+            log.info("No GPUs: {} ({})", nvidiaSmi, e.getMessage());
             return List.of();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
-        } finally {
-            process.destroy();
         }
     }
 
-    /** Parses lines like {@code 0, NVIDIA H100 80GB HBM3, 81559}. */
-    static List<Gpu> parse(String csv) {
+    /** Parses rows like {@code 0, NVIDIA H100 80GB HBM3, 81559}. */
+    static List<Gpu> parse(List<String[]> rows) {
         List<Gpu> gpus = new ArrayList<>();
-        for (String line : csv.strip().split("\n")) {
-            String[] fields = line.split(",");
+        for (String[] fields : rows) {
             if (fields.length < 3) {
                 continue;
             }
             try {
-                gpus.add(new Gpu(Integer.parseInt(fields[0].strip()), fields[1].strip(),
-                        Long.parseLong(fields[2].strip())));
+                gpus.add(new Gpu(Integer.parseInt(fields[0]), fields[1], Long.parseLong(fields[2])));
             } catch (NumberFormatException e) {
-                log.warn("Ignoring an nvidia-smi line I cannot read: {}", line);
+                log.warn("Ignoring an nvidia-smi line I cannot read: {}", String.join(", ", fields));
             }
         }
         return gpus;

@@ -76,6 +76,7 @@ public final class HostAgent {
     public void start() {
         log.info("Agent {} on {}: {} GPU(s), {} CPU slot(s), reporting to {}; {}", settings.agentId(), settings.host(),
                 settings.gpus().size(), settings.cpuSlots(), settings.servers(), runSettings.sandbox().describe());
+        runSettings.monitor().start();
         thread = Thread.ofPlatform().name("agent-" + settings.agentId()).start(this::loop);
         fence = Thread.ofPlatform().daemon().name("agent-fence-" + settings.agentId()).start(this::fenceLoop);
     }
@@ -96,6 +97,7 @@ public final class HostAgent {
     /** Stops heartbeating and following runs; the trainers keep running for the next start to re-attach. */
     public void stop() throws InterruptedException {
         fence.interrupt();
+        runSettings.monitor().stop();
         thread.interrupt();
         thread.join();
         runs.values().forEach(AgentRun::leave);
@@ -197,7 +199,7 @@ public final class HostAgent {
     private Heartbeat heartbeat() {
         List<UUID> running = List.copyOf(runs.keySet());
         List<UUID> cancelling = runs.values().stream().filter(AgentRun::isCancelling).map(AgentRun::jobId).toList();
-        return new Heartbeat(epoch, running, cancelling);
+        return new Heartbeat(epoch, running, cancelling, runSettings.monitor().samplesGpus() ? runSettings.monitor().gpus() : null);
     }
 
     private void handle(Work work) {

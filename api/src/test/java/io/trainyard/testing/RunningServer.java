@@ -42,17 +42,33 @@ public final class RunningServer implements AutoCloseable {
      * @param extraArguments more {@code --key=value} settings
      */
     public static RunningServer startWithThreeGpus(Path dataDir, String nodeId, String... extraArguments) throws IOException {
+        return startWithThreeGpus(TestDatabase.newDatabaseUrl(), dataDir, nodeId, extraArguments);
+    }
+
+    /**
+     * A server whose host has three H100s, as a stand-in {@code nvidia-smi} reports them: their inventory, and
+     * each sampled at 37 % busy, 11,468 MiB in use, 34 °C, and 71.52 W (GPU 1's board does not report power).
+     */
+    public static RunningServer startWithThreeGpus(String databaseUrl, Path dataDir, String nodeId, String... extraArguments)
+            throws IOException {
         Path nvidiaSmi = dataDir.resolve("nvidia-smi");
         Files.writeString(nvidiaSmi, """
                 #!/bin/sh
-                echo "0, NVIDIA H100 80GB HBM3, 81559"
-                echo "1, NVIDIA H100 80GB HBM3, 81559"
-                echo "2, NVIDIA H100 80GB HBM3, 81559"
+                case "$*" in
+                  *utilization.gpu*)
+                    echo "0, 37, 11468, 71.52, 34"
+                    echo "1, 37, 11468, [N/A], 34"
+                    echo "2, 37, 11468, 71.52, 34" ;;
+                  *)
+                    echo "0, NVIDIA H100 80GB HBM3, 81559"
+                    echo "1, NVIDIA H100 80GB HBM3, 81559"
+                    echo "2, NVIDIA H100 80GB HBM3, 81559" ;;
+                esac
                 """);
         Files.setPosixFilePermissions(nvidiaSmi, PosixFilePermissions.fromString("rwxr-xr-x"));
         List<String> arguments = new ArrayList<>(List.of("--trainyard.local.nvidia-smi=" + nvidiaSmi));
         arguments.addAll(List.of(extraArguments));
-        return start(TestDatabase.newDatabaseUrl(), dataDir, nodeId, arguments.toArray(String[]::new));
+        return start(databaseUrl, dataDir, nodeId, arguments.toArray(String[]::new));
     }
 
     /**

@@ -10,6 +10,8 @@ import java.util.stream.Collectors;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.trainyard.protocol.ScalarSeries;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -19,24 +21,41 @@ import org.springframework.stereotype.Repository;
  * batch, its points packed ({@link PointPacking}), with a summary (step range, min, max, last value) that answers
  * the tag list without unpacking. The read positions of the event files the points came from are stored in the
  * same transaction, so a restarted reader resumes just after the last stored point.
+ *
+ * <p>Jobs' system metrics are series too, kept apart in a table of the same shape by {@link SystemMetricStore}; this
+ * store is the one injected where a {@code ScalarStore} is asked for.
  */
 @Repository
+@Primary
 public class ScalarStore {
 
     private final JdbcClient jdbc;
     private final JdbcTemplate jdbcTemplate;
     private final Counter pointsIngested;
+    private final String table;
 
+    @Autowired
     public ScalarStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, MeterRegistry registry) {
-        this.jdbc = jdbc;
-        this.jdbcTemplate = jdbcTemplate;
-        this.pointsIngested = Counter.builder("trainyard.metrics.points.ingested")
-                .description("TensorBoard scalar points stored, from all jobs").register(registry);
+        this(jdbc, jdbcTemplate, "metric_chunks", Counter.builder("trainyard.metrics.points.ingested")
+                .description("TensorBoard scalar points stored, from all jobs").register(registry));
     }
 
-    /** What a job has of one tag: its step range, extremes and last value (of its latest attempt). */
+    /** @param table a table shaped as {@code metric_chunks} */
+    protected ScalarStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, String table, Counter pointsIngested) {
+        this.jdbc = jdbc;
+        this.jdbcTemplate = jdbcTemplate;
+        this.table = table;
+        this.pointsIngested = pointsIngested;
+    }
+
+    /**
+     * What a job has of one tag: its step range, extremes, mean and last value (of its latest attempt).
+     *
+     * @param mean of every attempt's values, NaN left out; null when it has none (or only chunks stored before
+     *     means were kept)
+     */
     public record TagSummary(String tag, long points, long firstStep, long lastStep, Double min, Double max,
-            double lastValue, int lastAttempt) {
+            Double mean, double lastValue, int lastAttempt) {
     }
 
     /** A stored chunk, for followers: its id orders chunks in the order they were stored. */
@@ -58,10 +77,9 @@ public class ScalarStore {
             points += one.size();
         }
         if (!rows.isEmpty()) {
-            jdbcTemplate.batchUpdate("""
-                    insert into metric_chunks (job_id, attempt, tag, rank, point_count, min_step, max_step, min_value,
-                        max_value, last_step, last_value, sorted, points, blocks)
-                    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", rows);
+            jdbcTemplate.batchUpdate("insert into " + table + " (job_id, attempt, tag, rank, point_count, min_step, max_step, "
+                    + "min_value, max_value, value_sum, value_count, last_step, last_value, sorted, points, blocks) "
+                    + "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows);
         }
         positions.forEach((source, offset) -> jdbc.sql("""
                 insert into metric_read_positions (job_id, attempt, source, byte_offset) values (?, ?, ?, ?)
@@ -76,6 +94,8 @@ public class ScalarStore {
         long maxStep = Long.MIN_VALUE;
         double min = Double.NaN;
         double max = Double.NaN;
+        double sum = 0;
+        int counted = 0;
         boolean sorted = true;
         for (int i = 0; i < series.size(); i++) {
             sorted &= i == 0 || series.steps()[i] >= series.steps()[i - 1];
@@ -85,11 +105,13 @@ public class ScalarStore {
             if (!Double.isNaN(value)) {
                 min = Double.isNaN(min) ? value : Math.min(min, value);
                 max = Double.isNaN(max) ? value : Math.max(max, value);
+                sum += value;
+                counted++;
             }
         }
         int last = series.size() - 1;
         return new Object[] {jobId, attempt, series.tag(), series.rank(), series.size(), minStep, maxStep,
-            Double.isNaN(min) ? null : min, Double.isNaN(max) ? null : max, series.steps()[last], series.values()[last],
+            Double.isNaN(min) ? null : min, Double.isNaN(max) ? null : max, sum, counted, series.steps()[last], series.values()[last],
             sorted, PointPacking.pack(series), PointPacking.packBlocks(series)};
     }
 
@@ -107,17 +129,19 @@ public class ScalarStore {
     public List<TagSummary> tags(UUID jobId) {
         return jdbc.sql("""
                 select tag, sum(point_count), min(min_step), max(max_step), min(min_value), max(max_value),
+                    sum(value_sum) / nullif(sum(value_count), 0),
                     (array_agg(last_value order by attempt desc, id desc))[1], max(attempt)
-                from metric_chunks where job_id = ? group by tag order by tag""")
+                from\s""" + table + " where job_id = ? group by tag order by tag")
                 .param(jobId)
                 .query((rs, row) -> new TagSummary(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                        rs.getObject(5, Double.class), rs.getObject(6, Double.class), rs.getDouble(7), rs.getInt(8)))
+                        rs.getObject(5, Double.class), rs.getObject(6, Double.class), rs.getObject(7, Double.class),
+                        rs.getDouble(8), rs.getInt(9)))
                 .list();
     }
 
     /** The latest attempt that wrote the tag, if any did. */
     public Integer latestAttempt(UUID jobId, String tag) {
-        return jdbc.sql("select max(attempt) from metric_chunks where job_id = ? and tag = ?")
+        return jdbc.sql("select max(attempt) from " + table + " where job_id = ? and tag = ?")
                 .params(jobId, tag).query(Integer.class).optional().orElse(null);
     }
 
@@ -144,9 +168,8 @@ public class ScalarStore {
      * downsampled from the chunks' blocks alone; any other is unpacked whole.
      */
     public Series series(UUID jobId, String tag, int attempt, long afterStep, int maxPoints) {
-        List<ChunkSummary> chunks = jdbc.sql("""
-                select rank, point_count, min_step, max_step, sorted, blocks from metric_chunks
-                where job_id = ? and tag = ? and attempt = ? and max_step > ? order by id""")
+        List<ChunkSummary> chunks = jdbc.sql("select rank, point_count, min_step, max_step, sorted, blocks from " + table
+                        + " where job_id = ? and tag = ? and attempt = ? and max_step > ? order by id")
                 .params(jobId, tag, attempt, afterStep)
                 .query((rs, row) -> new ChunkSummary(rs.getInt(1), rs.getInt(2), rs.getLong(3), rs.getLong(4),
                         rs.getBoolean(5), rs.getBytes(6)))
@@ -178,9 +201,7 @@ public class ScalarStore {
     /** Every point of the attempt's tag with a step above {@code afterStep}, by step (in stored order among equal steps). */
     private List<ScalarPoint> unpack(UUID jobId, String tag, int attempt, long afterStep) {
         List<ScalarPoint> points = new ArrayList<>();
-        jdbc.sql("""
-                select rank, points from metric_chunks
-                where job_id = ? and tag = ? and attempt = ? and max_step > ? order by id""")
+        jdbc.sql("select rank, points from " + table + " where job_id = ? and tag = ? and attempt = ? and max_step > ? order by id")
                 .params(jobId, tag, attempt, afterStep)
                 .query(rs -> {
                     PointPacking.unpack(rs.getBytes(2), rs.getInt(1), afterStep, points);
@@ -193,9 +214,7 @@ public class ScalarStore {
 
     /** Up to {@code limit} chunks of the job stored after chunk {@code afterId}, in the order they were stored. */
     public List<Chunk> chunksAfter(UUID jobId, long afterId, int limit) {
-        return jdbc.sql("""
-                select id, tag, attempt, rank, points from metric_chunks
-                where job_id = ? and id > ? order by id limit ?""")
+        return jdbc.sql("select id, tag, attempt, rank, points from " + table + " where job_id = ? and id > ? order by id limit ?")
                 .params(jobId, afterId, limit)
                 .query((rs, row) -> {
                     List<ScalarPoint> points = new ArrayList<>();

@@ -10,6 +10,8 @@ import jakarta.validation.constraints.NotNull;
  *
  * @param running the jobs whose runs the agent has (so they are not handed out again)
  * @param cancelling those of them it is already stopping (so a cancel is not sent again)
+ * @param gpus what the host's GPUs were doing at its last sample (null: the agent does not sample them)
  */
-public record Heartbeat(long epoch, @NotNull List<@NotNull UUID> running, @NotNull List<@NotNull UUID> cancelling) {
+public record Heartbeat(long epoch, @NotNull List<@NotNull UUID> running, @NotNull List<@NotNull UUID> cancelling,
+        List<@NotNull GpuSample> gpus) {
 }

@@ -1,6 +1,7 @@
 package io.trainyard.protocol;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -14,8 +15,9 @@ import java.util.UUID;
  *     null
  * @param metricPositions where reading each event file resumes: just past the last record whose points are stored
  * @param lastMetricBatch the number of the last metric batch stored
+ * @param gpus the GPUs of the host the run holds (empty on CPU slots), whose usage is sampled
  */
 public record KnownRun(UUID jobId, int attempt, boolean cancelling, String runState, Instant startedAt,
         long timeoutSeconds, Map<String, Long> readPositions, long lastBatch, String tensorboardLogsUri,
-        Map<String, Long> metricPositions, long lastMetricBatch) {
+        Map<String, Long> metricPositions, long lastMetricBatch, List<Integer> gpus) {
 }

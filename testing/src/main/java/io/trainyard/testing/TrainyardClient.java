@@ -22,6 +22,7 @@ import io.trainyard.client.api.JobsApi;
 import io.trainyard.client.api.LogsApi;
 import io.trainyard.client.api.MetricsApi;
 import io.trainyard.client.api.ProjectsApi;
+import io.trainyard.client.api.SystemMetricsApi;
 import io.trainyard.client.api.TokensApi;
 import io.trainyard.client.api.UsersApi;
 import io.trainyard.client.model.Job;
@@ -61,6 +62,7 @@ public final class TrainyardClient {
     private final JobsApi jobs;
     private final LogsApi logs;
     private final MetricsApi metrics;
+    private final SystemMetricsApi systemMetrics;
     private final AgentsApi agents;
     private final AgentTokensApi agentTokens;
     private final ProjectsApi projects;
@@ -86,6 +88,7 @@ public final class TrainyardClient {
         jobs = new JobsApi(generated);
         logs = new LogsApi(generated);
         metrics = new MetricsApi(generated);
+        systemMetrics = new SystemMetricsApi(generated);
         agents = new AgentsApi(generated);
         agentTokens = new AgentTokensApi(generated);
         projects = new ProjectsApi(generated);
@@ -131,6 +134,10 @@ public final class TrainyardClient {
 
     public MetricsApi metrics() {
         return metrics;
+    }
+
+    public SystemMetricsApi systemMetrics() {
+        return systemMetrics;
     }
 
     public AgentsApi agents() {

@@ -25,6 +25,7 @@ import io.trainyard.protocol.Registered;
 import io.trainyard.protocol.Registration;
 import io.trainyard.protocol.Started;
 import io.trainyard.protocol.StartedAck;
+import io.trainyard.protocol.SystemMetricBatch;
 import io.trainyard.protocol.Work;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -140,6 +141,10 @@ public final class ServerConnection {
 
     public MetricAck metrics(UUID jobId, int attempt, MetricBatch batch) throws IOException, InterruptedException {
         return call("POST", run(jobId, attempt) + "/metrics", batch, MetricAck.class, REQUEST_TIMEOUT);
+    }
+
+    public MetricAck systemMetrics(UUID jobId, int attempt, SystemMetricBatch batch) throws IOException, InterruptedException {
+        return call("POST", run(jobId, attempt) + "/system-metrics", batch, MetricAck.class, REQUEST_TIMEOUT);
     }
 
     public void ended(UUID jobId, int attempt, Ended ended) throws IOException, InterruptedException {

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -19,6 +20,7 @@ import io.trainyard.agent.connection.StaleRunException;
 import io.trainyard.agent.logs.FileTailer;
 import io.trainyard.agent.logs.LogShipper;
 import io.trainyard.agent.metrics.MetricShipper;
+import io.trainyard.agent.system.SystemMetricShipper;
 import io.trainyard.agent.trainer.TrainerOutputs;
 import io.trainyard.agent.trainer.WorkFolder;
 import io.trainyard.launch.LaunchSpec;
@@ -35,8 +37,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One attempt of a job on this agent, from start (or re-attachment) to its reported end, on its own
- * thread: starts the supervised workers and reports them started, ships their output and TensorBoard
- * scalars, watches them (cancel, timeout, a failed peer), and reports the outcome once every line is acknowledged. If the server
+ * thread: starts the supervised workers and reports them started, ships their output, TensorBoard
+ * scalars and system metrics, watches them (cancel, timeout, a failed peer), and reports the outcome once every line is acknowledged. If the server
  * refuses a report as stale, the attempt was settled without this agent (its lease was lost): the workers
  * are killed and nothing more is reported.
  */
@@ -183,7 +185,8 @@ public final class AgentRun {
             cancelRequested = true;
         }
         MetricShipper metrics = metricShipper(outputs.get(TENSORBOARD_LOGS), Map.of(), 0);
-        return follow(folder, started, Map.of(), 0, metrics, Instant.now(), Duration.ofSeconds(assignment.timeoutSeconds()));
+        return follow(folder, started, Map.of(), 0, metrics, Instant.now(), Duration.ofSeconds(assignment.timeoutSeconds()),
+                assignment.gpus());
     }
 
     /** Re-attaches to workers started by an earlier agent process, or reports them lost. */
@@ -205,7 +208,7 @@ public final class AgentRun {
         Instant startedAt = known.startedAt() == null ? Instant.now() : known.startedAt();
         MetricShipper metrics = metricShipper(known.tensorboardLogsUri(), known.metricPositions(), known.lastMetricBatch());
         return follow(folder, workers, known.readPositions(), known.lastBatch(), metrics, startedAt,
-                Duration.ofSeconds(known.timeoutSeconds()));
+                Duration.ofSeconds(known.timeoutSeconds()), known.gpus() == null ? List.of() : known.gpus());
     }
 
     /** Follows the run's TensorBoard folder when it is on this host (a gs:// one is read by the server). */
@@ -218,8 +221,10 @@ public final class AgentRun {
     }
 
     private RunEnd follow(WorkFolder folder, List<WorkerProcess> workers, Map<String, Long> readPositions,
-            long lastBatch, MetricShipper metrics, Instant startedAt, Duration timeout) throws InterruptedException {
+            long lastBatch, MetricShipper metrics, Instant startedAt, Duration timeout, List<Integer> gpus) throws InterruptedException {
         LogShipper shipper = new LogShipper(server, jobId, attempt, epoch, lastBatch);
+        SystemMetricShipper usage = new SystemMetricShipper(server, jobId, attempt, epoch, startedAt, Set.copyOf(gpus),
+                workers.stream().flatMap(WorkerProcess::sampled).toList(), settings.monitor());
         List<FileTailer> tailers = new ArrayList<>();
         for (WorkerProcess worker : workers) {
             tailers.add(tailer(folder.stdout(attempt, worker.rank()), LogStream.STDOUT, worker.rank(), readPositions, shipper));
@@ -236,9 +241,11 @@ public final class AgentRun {
         if (metrics != null) {
             metrics.start(this::killAsStale);
         }
+        usage.start(this::killAsStale);
         try {
             RunEnd outcome = watched.watch();
             release(folder);
+            usage.finish();
             shipper.finish();
             if (metrics != null) {
                 metrics.finish();
@@ -247,6 +254,7 @@ public final class AgentRun {
         } catch (InterruptedException e) {
             tailers.forEach(FileTailer::abandon);
             shipper.abandon();
+            usage.abandon();
             if (metrics != null) {
                 metrics.abandon();
             }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import io.trainyard.agent.sandbox.TrainerSandbox;
+import io.trainyard.agent.system.HostMonitor;
 import io.trainyard.agent.trainer.TrainerInvocation;
 
 /**
@@ -16,9 +17,10 @@ import io.trainyard.agent.trainer.TrainerInvocation;
  * @param maxLogBacklogBytes how far reading one output file may fall behind it (while the server is away)
  *     before the oldest unread part is skipped, with a marker line saying so
  * @param sandbox what shuts the trainers off from the agent, the server and other jobs
+ * @param monitor samples the host's GPUs; how often runs' usage is sampled
  */
 public record RunSettings(String agentId, Path dataDir, TrainerInvocation invocation, Duration cancelGracePeriod,
-        long maxLogBacklogBytes, TrainerSandbox sandbox) {
+        long maxLogBacklogBytes, TrainerSandbox sandbox, HostMonitor monitor) {
 
     /** Appended to a launch error: the PATH the agent started the trainer with, and how to change it. */
     String launchErrorHint() {

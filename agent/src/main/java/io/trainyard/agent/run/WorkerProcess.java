@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import io.trainyard.agent.sandbox.InheritedSecrets;
+import io.trainyard.agent.system.SystemMetricShipper;
 import io.trainyard.agent.trainer.WorkFolder;
 import io.trainyard.launch.WorkerLaunch;
 import org.slf4j.Logger;
@@ -114,6 +116,11 @@ public final class WorkerProcess {
 
     RunState.Worker state() {
         return new RunState.Worker(rank, handle == null ? -1 : handle.pid(), startedAtMillis);
+    }
+
+    /** The worker as its usage is sampled; none when it ended before this agent found it. */
+    Stream<SystemMetricShipper.Worker> sampled() {
+        return handle == null ? Stream.empty() : Stream.of(new SystemMetricShipper.Worker(rank, handle));
     }
 
     boolean isAlive() {

@@ -10,13 +10,10 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import io.trainyard.api.logs.EventStream;
 import io.trainyard.follow.JobFollowing;
 import io.trainyard.job.JobQueries;
 import io.trainyard.scalars.ScalarStore;
-import io.trainyard.security.LastingAccess;
 import io.trainyard.security.ProjectAccess;
-import io.trainyard.security.Role;
 import io.trainyard.security.limits.RateLimited;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -39,32 +36,17 @@ import tools.jackson.databind.json.JsonMapper;
 @Tag(name = "metrics", description = "The TensorBoard scalars a job's trainer wrote (loss, learning rate, validation metrics…)")
 public class MetricsController {
 
-    private static final int MAX_POINTS = 100_000;
-    /** Chunks read and sent at once by a live follow. */
-    private static final int CHUNKS_PER_EVENT_BATCH = 64;
-    /** What a tag may be: any text, not empty, without control characters (a NUL, say, which PostgreSQL text cannot hold). */
-    private static final String TAG = "^[^\\x00-\\x1F\\x7F]+$";
-
-    private final ScalarStore store;
-    private final JobFollowing following;
-    private final JobQueries queries;
-    private final ProjectAccess access;
-    private final JsonMapper json;
+    private final SeriesEndpoints endpoints;
 
     public MetricsController(ScalarStore store, JobFollowing following, JobQueries queries, ProjectAccess access,
             JsonMapper json) {
-        this.store = store;
-        this.following = following;
-        this.queries = queries;
-        this.access = access;
-        this.json = json;
+        this.endpoints = new SeriesEndpoints(store, following, queries, access, json);
     }
 
     @GetMapping
-    @Operation(operationId = "listJobMetrics", summary = "The job's scalar tags with their point count, step range, min, max and last value")
+    @Operation(operationId = "listJobMetrics", summary = "The job's scalar tags with their point count, step range, min, max, mean and last value")
     public List<MetricTagView> tags(@PathVariable UUID id) {
-        access.requireJob(id, Role.VIEWER);
-        return store.tags(id).stream().map(MetricTagView::of).toList();
+        return endpoints.tags(id);
     }
 
     @GetMapping(value = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -81,16 +63,7 @@ public class MetricsController {
                     schema = @Schema(pattern = "^[0-9]*$", maxLength = 18))
             @RequestHeader(value = "Last-Event-ID", required = false) @Nullable String lastEventId,
             HttpServletRequest request, HttpServletResponse response) throws IOException, InterruptedException {
-        long cursor = EventStream.resumeAfter(lastEventId, 0);
-        LastingAccess lasting = access.requireJobThroughout(id, Role.VIEWER);
-        EventStream stream = EventStream.open(request, response, json);
-        try {
-            following.follow(id, cursor, (job, chunkId) -> store.chunksAfter(job, chunkId, CHUNKS_PER_EVENT_BATCH), ScalarStore.Chunk::id,
-                    stream.follower(lasting, (chunk, events) -> EventStream.appendEvent(events, chunk.id(), "points",
-                            json.writeValueAsString(new MetricChunkView(chunk.tag(), chunk.attempt(), chunk.points())))));
-        } catch (IOException e) {
-            // The client went away; nothing to clean up.
-        }
+        endpoints.stream(id, lastEventId, request, response);
     }
 
     /**
@@ -103,18 +76,13 @@ public class MetricsController {
                     + "points, so spikes stay.")
     public MetricSeriesView series(@PathVariable UUID id,
             @Parameter(description = "The tag, as the trainer wrote it (e.g. `train/loss`)")
-            @RequestParam @Pattern(regexp = TAG, message = "must name a tag, without control characters") String tag,
+            @RequestParam @Pattern(regexp = SeriesEndpoints.TAG, message = "must name a tag, without control characters") String tag,
             @Parameter(description = "The attempt (absent or empty: the latest that wrote the tag)", allowEmptyValue = true)
             @RequestParam(required = false) @Min(1) @Nullable Integer attempt,
             @Parameter(description = "Only points with a step above this one (empty: all)", allowEmptyValue = true)
             @RequestParam(required = false) @Nullable Long after,
             @Parameter(description = "At most this many points (2 to 100000); empty: the default", allowEmptyValue = true)
-            @RequestParam(defaultValue = "1000") @Min(2) @Max(MAX_POINTS) int maxPoints) {
-        access.requireJob(id, Role.VIEWER);
-        JobQueries.Status status = queries.status(id);
-        Integer chosen = attempt != null ? attempt : store.latestAttempt(id, tag);
-        ScalarStore.Series series = chosen == null ? new ScalarStore.Series(0, List.of())
-                : store.series(id, tag, chosen, after == null ? Long.MIN_VALUE : after, maxPoints);
-        return new MetricSeriesView(tag, chosen, series.total(), series.downsampled(), series.points(), status.state());
+            @RequestParam(defaultValue = "1000") @Min(2) @Max(SeriesEndpoints.MAX_POINTS) int maxPoints) {
+        return endpoints.series(id, tag, attempt, after, maxPoints);
     }
 }

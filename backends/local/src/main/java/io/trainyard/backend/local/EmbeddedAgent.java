@@ -108,7 +108,7 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
         AgentSettings settings = new AgentSettings(List.of(serverUri), token.secret(), trainyard.nodeId(), Registration.localHostName(),
                 trainyard.dataDir(), GpuDiscovery.discover(local.nvidiaSmi()), local.cpuSlots(), local.python(),
                 local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes(), local.trainerPath(),
-                local.trainerIsolation(), local.trainerAccount(), hiddenFiles());
+                local.trainerIsolation(), local.trainerAccount(), hiddenFiles(), local.nvidiaSmi(), local.systemMetricsInterval());
         try {
             agent = new HostAgent(settings);
         } catch (IOException e) {

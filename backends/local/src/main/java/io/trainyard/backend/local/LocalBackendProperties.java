@@ -19,7 +19,7 @@ import org.springframework.util.unit.DataSize;
  *
  * @param embeddedAgent whether this server runs an agent for its own host (off: only remote agents run jobs)
  * @param cpuSlots trainer processes this host runs at once when it has no GPUs (default: its CPU count)
- * @param nvidiaSmi the {@code nvidia-smi} program used to discover GPUs; absent means no GPUs
+ * @param nvidiaSmi the {@code nvidia-smi} program used to discover GPUs and sample their use; absent means no GPUs
  * @param python the Python that runs the small per-process supervisor
  * @param cancelGracePeriod time between SIGTERM and SIGKILL when a run is cancelled or times out
  * @param masterAddr the torch.distributed rendezvous address given to a job's processes
@@ -36,6 +36,7 @@ import org.springframework.util.unit.DataSize;
  * @param trainerUid {@code UID} or {@code UID:GID}, the account a root server's agent runs sandboxed trainers as
  * @param hiddenFiles more secret files of this host that no trainer may read (the TLS key and the Google
  *     credentials file the server uses are hidden without being named here)
+ * @param systemMetricsInterval how often the server's own agent samples each job's GPU, CPU, memory and I/O use
  */
 @ConfigurationProperties("trainyard.local")
 public record LocalBackendProperties(
@@ -51,7 +52,8 @@ public record LocalBackendProperties(
         List<Path> trainerPath,
         @DefaultValue("sandbox") TrainerIsolation trainerIsolation,
         @DefaultValue("" + TrainerAccount.DEFAULT_ID) String trainerUid,
-        List<Path> hiddenFiles) {
+        List<Path> hiddenFiles,
+        @DefaultValue("5s") Duration systemMetricsInterval) {
 
     private static final Path RUNTIME_ENVIRONMENT = Path.of("runtime", ".venv", "bin");
 

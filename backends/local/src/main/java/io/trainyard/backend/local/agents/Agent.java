@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.trainyard.protocol.Gpu;
+import io.trainyard.protocol.GpuSample;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
@@ -34,6 +35,14 @@ public class Agent {
 
     @Column(name = "cpu_slots")
     private int cpuSlots;
+
+    // Written by the heartbeat's own statement (AgentRepository.renew), never through the entity.
+    @Convert(converter = GpuSampleListConverter.class)
+    @Column(name = "gpu_samples", columnDefinition = "jsonb", insertable = false, updatable = false)
+    private List<GpuSample> gpuSamples;
+
+    @Column(name = "gpu_sampled_at", insertable = false, updatable = false)
+    private Instant gpuSampledAt;
 
     private long epoch;
 
@@ -96,6 +105,15 @@ public class Agent {
 
     public List<Gpu> getGpus() {
         return gpus;
+    }
+
+    /** What its GPUs were doing at the last sample its heartbeat carried; null if it never sent one. */
+    public List<GpuSample> getGpuSamples() {
+        return gpuSamples;
+    }
+
+    public Instant getGpuSampledAt() {
+        return gpuSampledAt;
     }
 
     public int getCpuSlots() {

@@ -12,11 +12,13 @@ import io.trainyard.job.JobState;
 import io.trainyard.job.JobTransitions;
 import io.trainyard.job.RunOutcome;
 import io.trainyard.protocol.Gpu;
+import io.trainyard.protocol.Heartbeat;
 import io.trainyard.protocol.Registration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Agents register their inventory, renew a lease by heartbeat and are declared lost when the lease runs
@@ -35,13 +37,15 @@ public class AgentRegistry {
     private final JobRepository jobs;
     private final JobTransitions transitions;
     private final AgentProperties properties;
+    private final JsonMapper json;
 
     public AgentRegistry(AgentRepository agents, JobRepository jobs, JobTransitions transitions,
-            AgentProperties properties) {
+            AgentProperties properties, JsonMapper json) {
         this.agents = agents;
         this.jobs = jobs;
         this.transitions = transitions;
         this.properties = properties;
+        this.json = json;
     }
 
     /** Registers (or re-registers) an agent and returns its new epoch. */
@@ -59,14 +63,15 @@ public class AgentRegistry {
     }
 
     /**
-     * Renews the lease of the agent's current epoch.
+     * Renews the lease of the agent's current epoch, and keeps the GPU samples the heartbeat carries.
      *
      * @return false if the agent was declared lost or registered again since: it must register anew and
      *     must not act for its old runs
      */
     @Transactional
-    public boolean heartbeat(String id, long epoch) {
-        return agents.renew(id, epoch, leaseSeconds()) == 1;
+    public boolean heartbeat(String id, Heartbeat heartbeat) {
+        String gpuSamples = heartbeat.gpus() == null ? null : json.writeValueAsString(heartbeat.gpus());
+        return agents.renew(id, heartbeat.epoch(), leaseSeconds(), gpuSamples) == 1;
     }
 
     /** Declares agents with an expired lease lost and fails their active jobs; returns how many. */

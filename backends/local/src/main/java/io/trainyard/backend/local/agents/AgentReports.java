@@ -21,13 +21,14 @@ import io.trainyard.protocol.MetricBatch;
 import io.trainyard.protocol.RunEnd;
 import io.trainyard.protocol.Started;
 import io.trainyard.protocol.StartedAck;
+import io.trainyard.protocol.SystemMetricBatch;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * What agents report about their runs: started, log and metric batches, ended. Each report is fenced twice: the
+ * What agents report about their runs: started, log, metric and system metric batches, ended. Each report is fenced twice: the
  * agent's epoch must be its current one (a replaced or lost agent process changes nothing) and the attempt
  * must be the job's current one, placed on that agent (a stale run cannot touch a newer attempt).
  */
@@ -81,6 +82,15 @@ public class AgentReports {
     }
 
     public MetricAck metrics(String agentId, UUID jobId, int attempt, MetricBatch batch) {
+        MetricAck ack = transaction.execute(status -> {
+            lockCurrentRun(agentId, batch.epoch(), jobId, attempt);
+            return shippedMetrics.accept(jobId, attempt, batch);
+        });
+        wakeUps.signal(jobId);
+        return ack;
+    }
+
+    public MetricAck systemMetrics(String agentId, UUID jobId, int attempt, SystemMetricBatch batch) {
         MetricAck ack = transaction.execute(status -> {
             lockCurrentRun(agentId, batch.epoch(), jobId, attempt);
             return shippedMetrics.accept(jobId, attempt, batch);

@@ -50,12 +50,16 @@ public interface AgentRepository extends JpaRepository<Agent, String> {
 
     /**
      * Renews the lease of the agent's current epoch in one statement (every agent does this every few
-     * seconds), on the database's clock; 0 rows when the epoch is stale or the agent was declared lost.
+     * seconds), on the database's clock, with the GPU samples the heartbeat carried (a JSON array; null: none,
+     * the last ones are kept); 0 rows when the epoch is stale or the agent was declared lost.
      */
     @Modifying
     @Query(value = """
             update agents set last_heartbeat_at = clock_timestamp(),
-                lease_expires_at = greatest(lease_expires_at, clock_timestamp() + make_interval(secs => :leaseSeconds))
+                lease_expires_at = greatest(lease_expires_at, clock_timestamp() + make_interval(secs => :leaseSeconds)),
+                gpu_samples = coalesce(cast(:gpuSamples as jsonb), gpu_samples),
+                gpu_sampled_at = case when cast(:gpuSamples as text) is null then gpu_sampled_at else clock_timestamp() end
             where id = :id and epoch = :epoch and state = 'ACTIVE'""", nativeQuery = true)
-    int renew(@Param("id") String id, @Param("epoch") long epoch, @Param("leaseSeconds") double leaseSeconds);
+    int renew(@Param("id") String id, @Param("epoch") long epoch, @Param("leaseSeconds") double leaseSeconds,
+            @Param("gpuSamples") String gpuSamples);
 }

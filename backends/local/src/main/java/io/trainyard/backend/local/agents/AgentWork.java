@@ -76,7 +76,7 @@ public class AgentWork {
                         logStore.readPositions(job.getId(), job.getAttempt()),
                         shippedLogs.lastBatch(job.getId(), job.getAttempt()),
                         job.getOutputs().get(TENSORBOARD_LOGS), scalarStore.readPositions(job.getId(), job.getAttempt()),
-                        shippedMetrics.lastBatch(job.getId(), job.getAttempt())))
+                        shippedMetrics.lastBatch(job.getId(), job.getAttempt()), AgentPlacement.of(job.getPlacement()).gpus()))
                 .toList();
         return new Registered(epoch, properties.heartbeatInterval().toMillis(), known, properties.lease().toMillis());
     }
@@ -87,7 +87,7 @@ public class AgentWork {
      * @throws StaleAgentException if the epoch is no longer the agent's: it must stop its runs and register again
      */
     public Work awaitWork(String agentId, Heartbeat heartbeat, Duration wait) throws InterruptedException {
-        if (!registry.heartbeat(agentId, heartbeat.epoch())) {
+        if (!registry.heartbeat(agentId, heartbeat)) {
             throw new StaleAgentException("agent " + agentId + " epoch " + heartbeat.epoch()
                     + " was declared lost or registered again; register anew");
         }

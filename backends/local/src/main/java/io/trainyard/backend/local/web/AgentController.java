@@ -12,6 +12,7 @@ import io.trainyard.backend.local.agents.Agent;
 import io.trainyard.backend.local.agents.AgentRegistry;
 import io.trainyard.backend.local.agents.LocalRuns;
 import io.trainyard.protocol.Gpu;
+import io.trainyard.protocol.GpuSample;
 import io.trainyard.security.ProjectAccess;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -54,15 +55,21 @@ public class AgentController {
             active.placement().gpus().forEach(gpu -> gpuHolders.put(gpu, job));
             cpuSlotsUsed += active.placement().cpuSlots();
         }
+        Map<Integer, GpuSample> samples = agent.getGpuSamples() == null ? Map.of()
+                : agent.getGpuSamples().stream().collect(Collectors.toMap(GpuSample::index, sample -> sample, (first, second) -> second));
         List<AgentView.GpuView> gpus = new ArrayList<>();
         for (Gpu gpu : agent.getGpus()) {
             AgentView.RunningJob holder = gpuHolders.get(gpu.index());
+            GpuSample sample = samples.get(gpu.index());
             gpus.add(new AgentView.GpuView(gpu.index(), gpu.model(), gpu.memoryMiB(), holder != null,
-                    holder == null ? null : holder.id()));
+                    holder == null ? null : holder.id(), sample == null ? null : sample.utilizationPercent(),
+                    sample == null ? null : sample.memoryUsedMiB(), sample == null ? null : sample.powerWatts(),
+                    sample == null ? null : sample.temperatureCelsius()));
         }
         return new AgentView(agent.getId(), agent.getHost(), agent.getState(), agent.getEpoch(), gpus,
                 agent.getCpuSlots(), cpuSlotsUsed, jobs, agent.getRegisteredAt(), agent.getLastHeartbeatAt(),
                 agent.getLeaseExpiresAt(), agent.getOutageBackAt() == null ? null
-                        : new AgentView.DatabaseOutage(agent.getOutageLostAt(), agent.getOutageBackAt(), agent.getOutageSeenBy()));
+                        : new AgentView.DatabaseOutage(agent.getOutageLostAt(), agent.getOutageBackAt(), agent.getOutageSeenBy()),
+                agent.getGpuSampledAt());
     }
 }

@@ -20,6 +20,7 @@ import io.trainyard.protocol.Registered;
 import io.trainyard.protocol.Registration;
 import io.trainyard.protocol.Started;
 import io.trainyard.protocol.StartedAck;
+import io.trainyard.protocol.SystemMetricBatch;
 import io.trainyard.protocol.Work;
 import io.trainyard.security.audit.Audited;
 import jakarta.validation.Valid;
@@ -95,6 +96,14 @@ public class AgentProtocolController {
     public MetricAck metrics(@PathVariable String agentId, @PathVariable UUID jobId, @PathVariable int attempt,
             @RequestBody @Valid MetricBatch batch) {
         return reports.metrics(agentId, jobId, attempt, batch);
+    }
+
+    @PostMapping("/runs/{jobId}/{attempt}/system-metrics")
+    @Operation(summary = "The run's next system metric samples (GPUs, CPU, memory, I/O); a batch stored before is acknowledged again, "
+            + "not stored twice")
+    public MetricAck systemMetrics(@PathVariable String agentId, @PathVariable UUID jobId, @PathVariable int attempt,
+            @RequestBody @Valid SystemMetricBatch batch) {
+        return reports.systemMetrics(agentId, jobId, attempt, batch);
     }
 
     @PostMapping("/runs/{jobId}/{attempt}/ended")

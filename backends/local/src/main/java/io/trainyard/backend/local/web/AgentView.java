@@ -22,7 +22,10 @@ public record AgentView(
         @Nullable Instant registeredAt,
         @Nullable Instant lastHeartbeatAt,
         @Nullable Instant leaseExpiresAt,
-        @Nullable DatabaseOutage lastDatabaseOutage) {
+        @Nullable DatabaseOutage lastDatabaseOutage,
+        @Schema(description = "When its GPUs were last sampled (their live utilisation, memory, power and temperature); "
+                + "null if its agent does not sample them (no GPUs, or simulated ones)")
+        @Nullable Instant gpusSampledAt) {
 
     /**
      * The last time a replica could not reach the database while this agent was active: its lease was pushed
@@ -32,9 +35,14 @@ public record AgentView(
     public record DatabaseOutage(Instant lostAt, Instant backAt, String seenBy) {
     }
 
-    /** A GPU, whether a job holds it, and which (null when free, or held by a job of another project). */
+    /**
+     * A GPU, whether a job holds it, and which (null when free, or held by a job of another project); what it was
+     * doing at the last sample (each null when not sampled, or not reported by the board).
+     */
     @Schema(name = "AgentGpu")
-    public record GpuView(int index, String model, long memoryMiB, boolean inUse, @Nullable UUID jobId) {
+    public record GpuView(int index, String model, long memoryMiB, boolean inUse, @Nullable UUID jobId,
+            @Nullable Double utilizationPercent, @Nullable Long memoryUsedMiB, @Nullable Double powerWatts,
+            @Nullable Double temperatureCelsius) {
     }
 
     /** A job on the agent; its id and name are null when it belongs to a project the caller may not see. */
