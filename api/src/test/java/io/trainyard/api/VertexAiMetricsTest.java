@@ -7,14 +7,19 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import com.google.cloud.aiplatform.v1.CustomJob;
+import com.google.cloud.aiplatform.v1.CustomJobName;
 import com.google.cloud.aiplatform.v1.JobState;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
+import com.google.protobuf.Timestamp;
 import io.trainyard.client.ApiException;
 import io.trainyard.client.model.MetricTagView;
 import io.trainyard.client.model.ScalarPoint;
@@ -31,11 +36,12 @@ import org.junit.jupiter.api.io.TempDir;
  * A Vertex AI job's TensorBoard scalars, read by the server from the event files its trainer writes to the
  * job's gs:// tensorboardLogsUri while it runs (google-cloud-nio's in-memory Cloud Storage, the Vertex AI fake):
  * a file that grows is read on from its last complete record, and a record left cut short when the job ends is
- * skipped with a line in the job's log.
+ * skipped with a line in the job's log. And what its machines were doing, from Cloud Monitoring (a gRPC fake).
  */
 class VertexAiMetricsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final double GIB = 1024.0 * 1024 * 1024;
 
     @TempDir
     Path dataDir;
@@ -75,6 +81,52 @@ class VertexAiMetricsTest {
             assertThat(api.logTexts(id)).anySatisfy(line -> assertThat(line)
                     .contains("TensorBoard event file damaged: train/events.out.tfevents.1.host: skipped 20 bytes"));
         }
+    }
+
+    @Test
+    void whatACustomJobUsedOfItsMachinesArrivesFromCloudMonitoring() throws Exception {
+        try (VertexAiFakes fakes = new VertexAiFakes();
+                RunningServer server = fakes.startServer(TestDatabase.newDatabaseUrl(), dataDir, "vertex-usage",
+                        "--trainyard.vertex-ai.poll-interval=100ms", "--trainyard.vertex-ai.max-poll-interval=200ms",
+                        "--trainyard.vertex-ai.log-settle-time=100ms", "--trainyard.vertex-ai.requests-per-minute=100000",
+                        "--trainyard.vertex-ai.log-reads-per-minute=100000", "--trainyard.vertex-ai.monitoring-read-interval=100ms",
+                        "--trainyard.vertex-ai.monitoring-settle-time=0s")) {
+            TrainyardClient api = server.api();
+            UUID id = api.submit(VertexAiJobTest.job("vertex_usage")).getId();
+            CustomJob customJob = awaitCustomJob(fakes, id);
+            String customJobId = CustomJobName.parse(customJob.getName()).getCustomJob();
+            fakes.vertex.setState(customJob.getName(), JobState.JOB_STATE_RUNNING, null);
+            Timestamp startTime = fakes.vertex.job(customJob.getName()).getStartTime();
+            Instant started = Instant.ofEpochSecond(startTime.getSeconds(), startTime.getNanos());
+            // Cloud Monitoring records a point a minute per replica (here a second apart, so that they are soon in the
+            // past, where a read finds them): the leader's CPU and memory, the first worker's accelerators.
+            for (int second = 1; second <= 3; second++) {
+                Instant at = started.plusSeconds(second);
+                fakes.monitoring.record("ml.googleapis.com/training/cpu/utilization", customJobId, "workerpool0-0", at, 0.42);
+                fakes.monitoring.record("ml.googleapis.com/training/memory/bytes_used", customJobId, "workerpool0-0", at, 3.0 * GIB);
+                fakes.monitoring.record("ml.googleapis.com/training/accelerator/utilization", customJobId, "workerpool1-0", at, 0.07);
+                fakes.monitoring.record("ml.googleapis.com/training/accelerator/memory/bytes_used", customJobId, "workerpool1-0", at,
+                        11.2 * GIB);
+            }
+            Eventually.await("three samples of each", () -> usage(api, id).size() == 4
+                    && usage(api, id).values().stream().allMatch(series -> series.getPoints() == 3), WAIT);
+            fakes.vertex.setState(customJob.getName(), JobState.JOB_STATE_SUCCEEDED, null);
+            api.awaitEnded(id, WAIT);
+
+            Map<String, MetricTagView> usage = usage(api, id);
+            assertThat(usage.get("rank0/cpu_percent").getMean()).isCloseTo(42.0, within(1e-9));
+            assertThat(usage.get("rank0/rss_bytes").getMax()).isEqualTo(3.0 * GIB);
+            assertThat(usage.get("gpu1/utilization_percent").getMean()).as("rank 1's accelerators").isCloseTo(7.0, within(1e-9));
+            assertThat(usage.get("gpu1/memory_used_bytes").getMax()).isEqualTo(11.2 * GIB);
+            assertThat(api.systemMetrics().getJobSystemMetricSeries(id, "rank0/cpu_percent", null, null, null).getPoints())
+                    .extracting(ScalarPoint::getStep).containsExactly(1_000L, 2_000L, 3_000L);
+            assertThat(fakes.monitoring.listings).allSatisfy(listing -> assertThat(listing.getFilter())
+                    .contains("resource.labels.job_id=\"" + customJobId + "\"").startsWith("metric.type=\"ml.googleapis.com/training/"));
+        }
+    }
+
+    private static Map<String, MetricTagView> usage(TrainyardClient api, UUID id) throws ApiException {
+        return api.systemMetrics().listJobSystemMetrics(id).stream().collect(Collectors.toMap(MetricTagView::getTag, tag -> tag));
     }
 
     /** An event file with {@code steps} points of train/loss = 1 / (step + 1). */

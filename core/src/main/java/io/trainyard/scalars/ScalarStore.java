@@ -139,6 +139,12 @@ public class ScalarStore {
                 .list();
     }
 
+    /** The highest step of any series the attempt stored; null if it stored none. */
+    public Long lastStep(UUID jobId, int attempt) {
+        return jdbc.sql("select max(max_step) from " + table + " where job_id = ? and attempt = ?")
+                .params(jobId, attempt).query(Long.class).optional().orElse(null);
+    }
+
     /** The latest attempt that wrote the tag, if any did. */
     public Integer latestAttempt(UUID jobId, String tag) {
         return jdbc.sql("select max(attempt) from " + table + " where job_id = ? and tag = ?")

@@ -10,6 +10,7 @@ import io.trainyard.protocol.ScalarSeries;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Jobs' system metrics (per GPU: utilisation, memory, power, temperature; per worker: CPU, resident memory, bytes
@@ -25,7 +26,11 @@ public class SystemMetricStore extends ScalarStore {
                 .description("System metric samples stored (GPU, CPU, memory, I/O), from all jobs").register(registry));
     }
 
-    /** Stores an attempt's samples; in the caller's transaction. Samples come from no file: there is no position. */
+    /**
+     * Stores an attempt's samples, all or none: in the caller's transaction, or one of their own. Samples come from no
+     * file: there is no read position.
+     */
+    @Transactional
     public void append(UUID jobId, int attempt, List<ScalarSeries> series) {
         append(jobId, attempt, series, Map.of());
     }

@@ -3,8 +3,6 @@ package io.trainyard.backend.vertexai;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import com.google.cloud.logging.v2.LoggingClient;
 import com.google.logging.type.LogSeverity;
@@ -23,8 +21,6 @@ import io.trainyard.protocol.OutputLine;
  */
 final class CloudLogIngester {
 
-    /** Vertex AI names each replica's task {@code workerpool<pool>-<replica>}. */
-    private static final Pattern TASK_NAME = Pattern.compile("workerpool(\\d+)-(\\d+)");
     private static final int PAGE_SIZE = 1000;
 
     private final LoggingClient logging;
@@ -88,15 +84,8 @@ final class CloudLogIngester {
         return entry.getSeverity().getNumber() >= LogSeverity.ERROR_VALUE ? LogStream.STDERR : LogStream.STDOUT;
     }
 
-    /** Pool 0 is the leader (rank 0); replica r of pool 1 is rank r + 1, as torch.distributed numbers them. */
     private static int rank(LogEntry entry) {
-        Matcher task = TASK_NAME.matcher(entry.getResource().getLabelsOrDefault("task_name", ""));
-        if (!task.matches()) {
-            return 0;
-        }
-        int pool = Integer.parseInt(task.group(1));
-        int replica = Integer.parseInt(task.group(2));
-        return pool == 0 ? 0 : replica + 1;
+        return TaskRanks.of(entry.getResource().getLabelsOrDefault("task_name", ""));
     }
 
     private static String text(LogEntry entry) {

@@ -12,6 +12,8 @@ import com.google.cloud.aiplatform.v1.JobServiceClient;
 import com.google.cloud.aiplatform.v1.JobServiceSettings;
 import com.google.cloud.logging.v2.LoggingClient;
 import com.google.cloud.logging.v2.LoggingSettings;
+import com.google.cloud.monitoring.v3.MetricServiceClient;
+import com.google.cloud.monitoring.v3.MetricServiceSettings;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
 import io.grpc.ManagedChannelBuilder;
@@ -21,6 +23,7 @@ import io.trainyard.logs.LogStore;
 import io.trainyard.logs.LogWriter;
 import io.trainyard.scalars.ScalarIngest;
 import io.trainyard.scalars.ScalarStore;
+import io.trainyard.scalars.SystemMetricStore;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -52,6 +55,19 @@ public class VertexAiConfiguration {
         return LoggingClient.create(settings.build());
     }
 
+    @Bean(destroyMethod = "close")
+    MetricServiceClient vertexMonitoringClient(VertexAiProperties properties) throws IOException {
+        MetricServiceSettings.Builder settings = MetricServiceSettings.newBuilder();
+        if (properties.monitoringEndpoint() != null) {
+            settings.setEndpoint(properties.monitoringEndpoint());
+        }
+        if (properties.emulator()) {
+            settings.setCredentialsProvider(NoCredentialsProvider.create())
+                    .setTransportChannelProvider(plaintext(MetricServiceSettings.defaultGrpcTransportProviderBuilder()));
+        }
+        return MetricServiceClient.create(settings.build());
+    }
+
     /** Tests put an in-memory Storage in its place (there is no Cloud Storage emulator speaking gRPC here). */
     @Bean
     @ConditionalOnMissingBean(Storage.class)
@@ -66,8 +82,9 @@ public class VertexAiConfiguration {
 
     @Bean
     VertexAiBackend vertexAiBackend(VertexAiProperties properties, GcsFiles vertexGcsFiles, LoggingClient vertexLoggingClient,
-            JobTransitions transitions, LogWriter logWriter, LogStore logStore, ScalarStore scalarStore, ScalarIngest scalarIngest,
-            Storage vertexStorage, TrainyardProperties trainyard) {
+            MetricServiceClient vertexMonitoringClient, JobTransitions transitions, LogWriter logWriter, LogStore logStore,
+            ScalarStore scalarStore, ScalarIngest scalarIngest, SystemMetricStore systemMetricStore, Storage vertexStorage,
+            TrainyardProperties trainyard) {
         Map<String, JobServiceClient> clients = new ConcurrentHashMap<>();
         VertexJobs vertex = new VertexJobs(region -> clients.computeIfAbsent(region, key -> jobServiceClient(properties, key)),
                 new QuotaLimiter(properties.creationsPerMinute(), MINUTE), new QuotaLimiter(properties.requestsPerMinute(), MINUTE));
@@ -75,6 +92,7 @@ public class VertexAiConfiguration {
                 logIngesters(vertexLoggingClient, new QuotaLimiter(properties.logReadsPerMinute(), MINUTE), logStore),
                 scalarReaders(vertexStorage, new QuotaLimiter(properties.storageReadsPerMinute(), MINUTE), scalarStore,
                         scalarIngest),
+                usageReaders(vertexMonitoringClient, new QuotaLimiter(properties.monitoringReadsPerMinute(), MINUTE), systemMetricStore),
                 transitions, logWriter, properties));
     }
 
@@ -83,6 +101,12 @@ public class VertexAiConfiguration {
             ScalarIngest ingest) {
         return (project, tensorboardLogsUri, jobId, attempt) -> new CloudEventReader(storage, reads, project,
                 tensorboardLogsUri, jobId, attempt, ingest, scalarStore.readPositions(jobId, attempt));
+    }
+
+    /** Each attempt's reader resumes after its last stored sample. */
+    static VertexRun.UsageReaders usageReaders(MetricServiceClient monitoring, QuotaLimiter reads, SystemMetricStore store) {
+        return (project, customJobId, jobId, attempt, startedAt) -> new CloudMonitoringReader(monitoring, reads, project, customJobId,
+                jobId, attempt, startedAt, store);
     }
 
     /** Each attempt's ingester resumes after the entries stored with its last log chunk. */

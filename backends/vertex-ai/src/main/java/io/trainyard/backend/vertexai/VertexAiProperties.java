@@ -20,8 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     ({@code projects/p/locations/r/tensorboards/n}) for jobs whose resource config names none
  * @param apiEndpoint overrides {@code <region>-aiplatform.googleapis.com:443} (tests, private endpoints)
  * @param loggingEndpoint overrides the Cloud Logging endpoint
- * @param emulator for tests and emulators only: {@code apiEndpoint} and {@code loggingEndpoint} are
- *     spoken to over plaintext gRPC without credentials
+ * @param emulator for tests and emulators only: {@code apiEndpoint}, {@code loggingEndpoint} and
+ *     {@code monitoringEndpoint} are spoken to over plaintext gRPC without credentials
  * @param pollInterval the first wait between two looks at a running CustomJob
  * @param maxPollInterval the longest wait between two looks, reached by doubling
  * @param creationsPerMinute Vertex AI's quota of CustomJob creations per region
@@ -33,6 +33,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     this are read on a later poll, so none is skipped for arriving late
  * @param bigqueryQuotaProject passed to the trainer as {@code GIGL_BIGQUERY_QUOTA_PROJECT} when set, as GiGL's
  *     launcher passes on its own environment's (the server's application.yaml takes it from that variable)
+ * @param monitoringEndpoint overrides the Cloud Monitoring endpoint
+ * @param monitoringReadsPerMinute Cloud Monitoring's quota of time series listings per project (its own is 6,000)
+ * @param monitoringReadInterval how often a running job's machine use is read from Cloud Monitoring (which records a
+ *     point a minute)
+ * @param monitoringSettleTime how long Cloud Monitoring may take to make a point readable: later points are read on
+ *     a later look
  */
 @ConfigurationProperties("trainyard.vertex-ai")
 public record VertexAiProperties(
@@ -51,7 +57,11 @@ public record VertexAiProperties(
         @DefaultValue("60") int logReadsPerMinute,
         @DefaultValue("10s") Duration logSettleTime,
         String bigqueryQuotaProject,
-        @DefaultValue("600") int storageReadsPerMinute) {
+        @DefaultValue("600") int storageReadsPerMinute,
+        String monitoringEndpoint,
+        @DefaultValue("600") int monitoringReadsPerMinute,
+        @DefaultValue("60s") Duration monitoringReadInterval,
+        @DefaultValue("3m") Duration monitoringSettleTime) {
 
     public VertexAiProperties {
         // An image set to nothing means GiGL's own, as a job naming none gets in GiGL's launcher.

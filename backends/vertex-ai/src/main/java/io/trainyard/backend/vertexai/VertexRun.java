@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import com.google.cloud.aiplatform.v1.CreateCustomJobRequest;
 import com.google.cloud.aiplatform.v1.CustomJob;
 import com.google.cloud.aiplatform.v1.CustomJobName;
+import com.google.protobuf.Timestamp;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.JobState;
 import io.trainyard.job.JobTransitions;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows one job attempt on Vertex AI without blocking anything else: creates its CustomJob once, looks
- * at it with a backoff that doubles while nothing changes, copies its logs and TensorBoard scalars, forwards a cancel (the job
+ * at it with a backoff that doubles while nothing changes, copies its logs, TensorBoard scalars and machine use, forwards a cancel (the job
  * stays CANCELLING until Vertex AI confirms, and one that finishes anyway keeps its real end state),
  * cancels it past its timeout, and records how it ended.
  */
@@ -30,8 +31,8 @@ final class VertexRun {
 
     private static final Logger log = LoggerFactory.getLogger(VertexRun.class);
 
-    /** What the run needs from its backend: the Vertex and Logging calls and the log store. */
-    record Services(VertexJobs vertex, LogIngesters logs, ScalarReaders scalars, JobTransitions transitions,
+    /** What the run needs from its backend: the Vertex, Logging, Storage and Monitoring calls and the log store. */
+    record Services(VertexJobs vertex, LogIngesters logs, ScalarReaders scalars, UsageReaders usage, JobTransitions transitions,
             LogWriter logWriter, VertexAiProperties properties) {
     }
 
@@ -45,6 +46,11 @@ final class VertexRun {
     /** Opens the reader of a job's TensorBoard event files on Cloud Storage, resuming after the stored records. */
     interface ScalarReaders {
         CloudEventReader open(String project, String tensorboardLogsUri, UUID jobId, int attempt);
+    }
+
+    /** Opens the reader of a CustomJob's machine use in Cloud Monitoring, resuming after the stored samples. */
+    interface UsageReaders {
+        CloudMonitoringReader open(String project, String customJobId, UUID jobId, int attempt, Instant startedAt);
     }
 
     private final UUID jobId;
@@ -106,6 +112,8 @@ final class VertexRun {
         CloudLogIngester logs = services.logs().open(name.getProject(), name.getCustomJob(), jobId, attempt, sink);
         CloudEventReader scalars = tensorboardLogsUri == null || !tensorboardLogsUri.startsWith("gs://") ? null
                 : services.scalars().open(name.getProject(), tensorboardLogsUri, jobId, attempt);
+        CloudMonitoringReader usage = null;
+        long usageReadNanos = System.nanoTime() - services.properties().monitoringReadInterval().toNanos();
         Duration minWait = services.properties().pollInterval();
         Duration wait = minWait;
         boolean markedRunning = false;
@@ -120,16 +128,25 @@ final class VertexRun {
                     cancelRequested = true;
                 }
             }
+            if (usage == null && job.hasStartTime()) {
+                // Its machines' use is recorded once it runs; a series' step is milliseconds since Vertex AI started it.
+                usage = services.usage().open(name.getProject(), name.getCustomJob(), jobId, attempt, instant(job.getStartTime()));
+            }
             if (phase instanceof VertexStates.Ended ended) {
                 Thread.sleep(services.properties().logSettleTime());
                 ingest(logs, Instant.now());
                 readScalars(scalars, true);
+                readUsage(usage, Instant.now());
                 services.logWriter().close(sink);
                 settle(job.getName(), outcome(ended.outcome()));
                 return;
             }
             ingest(logs, Instant.now().minus(services.properties().logSettleTime()));
             readScalars(scalars, false);
+            if (System.nanoTime() - usageReadNanos >= services.properties().monitoringReadInterval().toNanos()) {
+                readUsage(usage, Instant.now().minus(services.properties().monitoringSettleTime()));
+                usageReadNanos = System.nanoTime();
+            }
             if (!timedOut && Duration.between(startedAt, Instant.now()).compareTo(timeout) > 0) {
                 timedOut = true;
                 cancelRequested = true;
@@ -183,6 +200,18 @@ final class VertexRun {
         }
     }
 
+    /** Stores what Cloud Monitoring recorded of the machines' use; a failure is retried at the next read. */
+    private void readUsage(CloudMonitoringReader usage, Instant until) throws InterruptedException {
+        if (usage == null) {
+            return;
+        }
+        try {
+            usage.readUntil(until);
+        } catch (RuntimeException e) {
+            log.warn("Reading the Cloud Monitoring metrics of job {} failed, will retry: {}", jobId, e.toString());
+        }
+    }
+
     private void settle(String customJob, RunOutcome outcome) throws InterruptedException {
         if (customJob != null) {
             log.info("Job {} attempt {} ({}) ended: {}", jobId, attempt, customJob, outcome.state());
@@ -193,6 +222,10 @@ final class VertexRun {
     /** The CustomJob is real: its state change is retried until the database takes it. */
     private <T> T persist(Supplier<T> change) throws InterruptedException {
         return RetriedStateChange.untilStored(jobId, change);
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return Instant.ofEpochSecond(timestamp.getSeconds(), timestamp.getNanos());
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -126,7 +126,8 @@ class CustomJobRequestTest {
 
     static VertexAiProperties properties(String cpuImage, String cudaImage, String tensorboard, String bigqueryQuotaProject) {
         return new VertexAiProperties("my-project", "us-central1", cpuImage, cudaImage, tensorboard, null, null, false,
-                Duration.ofMillis(20), Duration.ofMillis(80), 60, 600, 60, Duration.ZERO, bigqueryQuotaProject, 600);
+                Duration.ofMillis(20), Duration.ofMillis(80), 60, 600, 60, Duration.ZERO, bigqueryQuotaProject, 600,
+                null, 600, Duration.ofMillis(20), Duration.ZERO);
     }
 
     private final FakeVertex vertex = new FakeVertex();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -105,10 +106,14 @@ public final class FakeVertex implements AutoCloseable {
         }
     }
 
-    /** Moves a CustomJob to a state, with an error status when given. */
+    /** Moves a CustomJob to a state, with an error status when given; its start time is set when it first runs. */
     public void setState(String name, JobState state, com.google.rpc.Status error) {
         jobs.computeIfPresent(name, (key, job) -> {
             CustomJob.Builder next = job.toBuilder().setState(state);
+            if (state == JobState.JOB_STATE_RUNNING && !job.hasStartTime()) {
+                Instant now = Instant.now();
+                next.setStartTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
+            }
             if (error != null) {
                 next.setError(error);
             }
