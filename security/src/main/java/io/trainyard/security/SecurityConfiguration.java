@@ -8,6 +8,7 @@ import io.trainyard.security.limits.AuthenticationThrottle;
 import io.trainyard.security.oidc.JwtCallers;
 import io.trainyard.security.session.SameOriginCheck;
 import io.trainyard.security.session.SessionTokens;
+import io.trainyard.security.sso.SsoLogin;
 import io.trainyard.security.tokens.TokenAuthentication;
 import jakarta.servlet.http.HttpServletRequest;
 import org.slf4j.Logger;
@@ -60,7 +61,7 @@ public class SecurityConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
     private static final String[] OPEN = {"/actuator/health", "/actuator/health/**", "/v3/api-docs", "/v3/api-docs.yaml",
-            "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/session", "/error"};
+            "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/session", "/session/sso", "/error"};
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
     /**
      * The dashboard's policy: its scripts and everything it loads come from the server, no inline script runs, no
@@ -115,6 +116,9 @@ public class SecurityConfiguration {
         AuthenticationManager jwtManager = decoder == null ? null : jwtManager(decoder, jwtCallers);
         AuthenticationManagerResolver<HttpServletRequest> managers = request ->
                 jwtManager != null && !isOwnToken(request) ? jwtManager : tokenManager;
+        if (properties.oidc().login().enabled()) {
+            SsoLogin.configure(http, properties.oidc(), sessionTokens);
+        }
         return http
                 .addFilterBefore(throttle::doFilter, CsrfFilter.class)
                 .addFilterBefore(new SameOriginCheck(SecurityConfiguration::needsCsrfToken), CsrfFilter.class)

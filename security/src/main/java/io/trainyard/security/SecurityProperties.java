@@ -43,16 +43,36 @@ public record SecurityProperties(
      * @param groupsClaim the claim listing the user's groups
      * @param groupRoles roles a group grants, each as {@code project:role} (e.g. {@code ml-ranking: [ranking:editor]})
      * @param adminGroups groups whose members are global admins
+     * @param login the dashboard's single sign-on through the issuer, off unless its client id is set
      */
     public record Oidc(
             @DefaultValue("sub") String userClaim,
             @DefaultValue("groups") String groupsClaim,
             Map<String, List<String>> groupRoles,
-            List<String> adminGroups) {
+            List<String> adminGroups,
+            @DefaultValue Login login) {
 
         public Oidc {
             groupRoles = groupRoles == null ? Map.of() : Map.copyOf(groupRoles);
             adminGroups = adminGroups == null ? List.of() : List.copyOf(adminGroups);
+        }
+    }
+
+    /**
+     * Sign-in to the dashboard through an OIDC provider (Authorization Code with PKCE). The user and its roles come
+     * from the ID token's claims as for a JWT bearer token ({@link Oidc}).
+     *
+     * @param issuerUri the provider (its {@code /.well-known/openid-configuration} is read at the first sign-in)
+     * @param clientId this server's client at the provider; unset: no single sign-on
+     * @param clientSecret the client's secret when the provider made it a confidential client; unset: a public
+     *     client, which PKCE alone protects
+     * @param scopes asked for; the groups claim may need one more (e.g. {@code groups})
+     */
+    public record Login(String issuerUri, String clientId, String clientSecret,
+            @DefaultValue({"openid", "profile", "email"}) List<String> scopes) {
+
+        public boolean enabled() {
+            return clientId != null && !clientId.isBlank();
         }
     }
 }

@@ -57,12 +57,17 @@ public class JwtCallers implements Converter<Jwt, AbstractAuthenticationToken> {
             throw new InvalidBearerTokenException("the token has no '" + settings.userClaim() + "' claim naming the user");
         }
         List<String> groups = jwt.hasClaim(settings.groupsClaim()) ? jwt.getClaimAsStringList(settings.groupsClaim()) : List.of();
+        return new CallerAuthentication(user(name, groups), () -> renew(jwt));
+    }
+
+    /** The user an identity of the issuer is, with the roles its groups grant (the dashboard's sign-on asks too). */
+    public Caller.User user(String name, List<String> groups) {
         Map<String, Role> granted = new HashMap<>();
         for (String group : groups) {
             rolesByGroup.getOrDefault(group, Map.of()).forEach((project, role) -> granted.merge(project, role, Role::strongest));
         }
         boolean admin = groups.stream().anyMatch(settings.adminGroups()::contains);
-        return new CallerAuthentication(callers.userWithGrants(USER_PREFIX + name, granted, admin), () -> renew(jwt));
+        return callers.userWithGrants(USER_PREFIX + name, granted, admin);
     }
 
     /** The JWT's user as it is now, while the JWT has not expired: its signature was checked once and stays good. */

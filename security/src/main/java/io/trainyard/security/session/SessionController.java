@@ -9,6 +9,8 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.security.Caller;
 import io.trainyard.security.FailedAuthentications;
 import io.trainyard.security.Role;
+import io.trainyard.security.SecurityProperties;
+import io.trainyard.security.sso.SsoLogin;
 import io.trainyard.security.tokens.TokenAuthentication;
 import io.trainyard.validation.InvalidRequestException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -32,7 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
  * the token never has to be kept where page scripts can read it. Requests made with the cookie need the CSRF
  * token of the {@code XSRF-TOKEN} cookie echoed in an {@code X-XSRF-TOKEN} header when they change anything;
  * {@code GET /session} hands that cookie out, and signing in or out renews it. A failed sign-in counts as a refused
- * token.
+ * token. Where single sign-on is configured, {@code GET /session/sso} says where the browser goes instead.
  */
 @Hidden // the browser's cookie session (CSRF-protected), not part of the bearer-token API clients are generated from
 @RestController
@@ -43,11 +45,18 @@ public class SessionController {
     private final SessionTokens sessions;
     private final TokenAuthentication tokens;
     private final FailedAuthentications failures;
+    private final boolean singleSignOn;
 
-    public SessionController(SessionTokens sessions, TokenAuthentication tokens, FailedAuthentications failures) {
+    public SessionController(SessionTokens sessions, TokenAuthentication tokens, FailedAuthentications failures,
+            SecurityProperties properties) {
         this.sessions = sessions;
         this.tokens = tokens;
         this.failures = failures;
+        this.singleSignOn = properties.enabled() && properties.oidc().login().enabled();
+    }
+
+    /** Where the browser goes to sign in through the OIDC provider. */
+    public record SingleSignOn(String loginUrl) {
     }
 
     /** A user's API token. */
@@ -88,6 +97,12 @@ public class SessionController {
         }
         sessions.signIn(request, response, token);
         return view(user);
+    }
+
+    @GetMapping("/sso")
+    @Operation(operationId = "getSingleSignOn", summary = "Whether the dashboard may sign in through the OIDC provider, and where (404: it may not)")
+    public ResponseEntity<SingleSignOn> singleSignOn() {
+        return singleSignOn ? ResponseEntity.ok(new SingleSignOn(SsoLogin.START)) : ResponseEntity.notFound().build();
     }
 
     @DeleteMapping
