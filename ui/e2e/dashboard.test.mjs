@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
-import { call, startServer } from "./server.mjs";
+import { call, startOidcProvider, startServer } from "./server.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 // The demo job trains in about 11 s on two idle cores; a loaded machine takes many times longer.
@@ -16,6 +16,7 @@ const screenshots =
   process.env.TRAINYARD_UPDATE_SCREENSHOTS === "1" ? resolve(root, "docs") : resolve(root, "ui/target/screenshots");
 const screenshot = (name) => resolve(screenshots, name);
 let server;
+let provider;
 let browser;
 let page;
 let demoId;
@@ -26,7 +27,16 @@ const pageErrors = [];
 before(async () => {
   // One CPU slot: a second job must wait in the queue while the first runs.
   // A sample of each job's CPU and memory every second: the demo job's few seconds make a chart.
-  server = await startServer(["--trainyard.local.cpu-slots=1", "--trainyard.local.system-metrics-interval=1s"]);
+  // An OIDC provider for single sign-on, whose group ml-ranking makes an editor of the project ranking.
+  provider = await startOidcProvider();
+  server = await startServer([
+    "--trainyard.local.cpu-slots=1",
+    "--trainyard.local.system-metrics-interval=1s",
+    `--trainyard.security.oidc.login.issuer-uri=${provider.issuer}`,
+    "--trainyard.security.oidc.login.client-id=trainyard-dashboard",
+    "--trainyard.security.oidc.user-claim=email",
+    "--trainyard.security.oidc.group-roles.ml-ranking=ranking:editor",
+  ]);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: ["--no-sandbox"],
@@ -50,6 +60,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.stop();
+  await provider?.stop();
 });
 
 /** A job whose trainer sleeps, so it stays RUNNING (or QUEUED behind another) until cancelled. */
@@ -101,6 +112,29 @@ test("signs in with a token; the session cookie is HttpOnly, so page scripts nev
   const session = cookies.find((c) => c.name === "TRAINYARD_SESSION");
   assert.ok(session?.httpOnly);
   assert.equal(session.sameSite, "Strict");
+});
+
+test("signs in through the organisation's OIDC provider: the same HttpOnly session, roles from the groups", async () => {
+  await call(server, "POST", "/projects", { name: "ranking" });
+  // A browser of its own (no session yet), which reaches nothing but this machine: the provider's page names a CDN.
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
+  const person = await context.newPage();
+  await person.goto(server.url + "/");
+  await person.getByRole("link", { name: "Sign in with single sign-on" }).click();
+  // The provider's own login page, reached with a PKCE challenge.
+  assert.match(person.url(), /^http:\/\/127\.0\.0\.1:\d+\/corp\/authorize\?.*code_challenge_method=S256/);
+  await person.locator('input[name="username"]').fill("alice");
+  await person.locator('textarea[name="claims"]').fill('{"email": "alice@example.com", "groups": ["ml-ranking"]}');
+  await person.getByRole("button", { name: "Sign-in" }).click();
+  await person.getByRole("link", { name: "Submit" }).waitFor();
+  assert.equal(await person.locator("header .user").textContent(), "oidc:alice@example.comSign out");
+  const session = (await context.cookies()).find((c) => c.name === "TRAINYARD_SESSION");
+  assert.ok(session?.httpOnly);
+  assert.equal(session.sameSite, "Strict");
+  const roles = await person.evaluate(async () => (await (await fetch("/session")).json()).roles);
+  assert.deepEqual(roles, { ranking: "EDITOR" });
+  await context.close();
 });
 
 test("a bad config shows the field error at the line of the field", async () => {

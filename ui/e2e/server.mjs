@@ -77,6 +77,54 @@ export async function startServer(extraArguments = []) {
   };
 }
 
+/**
+ * A real OIDC provider on loopback for the dashboard's single sign-on: NAV's mock-oauth2-server (the one the Java
+ * tests use, run from the api module's test classpath, which the build writes to api/target/test-classpath.txt)
+ * with its interactive login page, where the test types the user and the claims its ID token carries. Its issuer
+ * is `<url>/corp`.
+ */
+export async function startOidcProvider() {
+  const classpathFile = join(root, "api/target/test-classpath.txt");
+  if (!existsSync(classpathFile)) throw new Error(`${classpathFile} is missing: build the api module first`);
+  const port = await freePort();
+  const java = join(await javaHome(), "bin/java");
+  const provider = spawn(
+    java,
+    ["-cp", readFileSync(classpathFile, "utf8").trim(), "no.nav.security.mock.oauth2.StandaloneMockOAuth2ServerKt"],
+    {
+      env: {
+        ...process.env,
+        SERVER_HOSTNAME: "127.0.0.1",
+        SERVER_PORT: String(port),
+        JSON_CONFIG: '{"interactiveLogin": true}',
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let log = "";
+  provider.stdout.on("data", (d) => (log += d));
+  provider.stderr.on("data", (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (provider.exitCode !== null) throw new Error(`the OIDC provider exited:\n${log.slice(-4000)}`);
+    try {
+      if ((await fetch(`${url}/corp/.well-known/openid-configuration`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the OIDC provider did not start in 60 s:\n${log.slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return {
+    issuer: `${url}/corp`,
+    stop: async () => {
+      provider.kill("SIGTERM");
+      await new Promise((r) => (provider.exitCode !== null ? r() : provider.on("exit", r)));
+    },
+  };
+}
+
 /** A call to the API with the admin's bearer token (for test set-up, not for what the browser does). */
 export async function call(server, method, path, body) {
   const response = await fetch(server.url + path, {

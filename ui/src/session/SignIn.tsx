@@ -1,13 +1,16 @@
 import { useState } from "react";
-import { useSignIn } from "./session";
+import { useSignIn, useSingleSignOn } from "./session";
 
 /**
  * Signing in trades an API token for the session cookie; the token lives only in this form's state and is
- * gone once the server has answered.
+ * gone once the server has answered. Where the server has an OIDC provider, a person may sign in through it
+ * instead; a sign-in that failed there comes back here with the reason (`?ssoError=`).
  */
 export function SignIn() {
   const [token, setToken] = useState("");
   const signIn = useSignIn();
+  const singleSignOn = useSingleSignOn();
+  const ssoError = new URLSearchParams(window.location.search).get("ssoError");
   return (
     <form
       className="sign-in"
@@ -17,6 +20,15 @@ export function SignIn() {
       }}
     >
       <h1>Trainyard</h1>
+      {singleSignOn.data && (
+        <>
+          <a className="button" href={singleSignOn.data}>
+            Sign in with single sign-on
+          </a>
+          {ssoError && <p className="error">Single sign-on failed: {ssoError}</p>}
+          <p className="muted">or with an API token:</p>
+        </>
+      )}
       <label>
         API token
         <input

@@ -35,6 +35,18 @@ export function useSession() {
   });
 }
 
+/** Where the browser goes to sign in through the organisation's OIDC provider; null when the server has none. */
+export function useSingleSignOn() {
+  return useQuery({
+    queryKey: ["session", "sso"],
+    queryFn: async (): Promise<string | null> => {
+      const response = await fetch("/session/sso", { credentials: "same-origin" });
+      return response.ok ? ((await response.json()) as { loginUrl: string }).loginUrl : null;
+    },
+    staleTime: Infinity,
+  });
+}
+
 export function useSignIn() {
   const client = useQueryClient();
   return useMutation({
