@@ -3,6 +3,7 @@ package io.trainyard.backend.local.agents;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -73,27 +74,22 @@ public class AgentReports {
     }
 
     public LogAck logs(String agentId, UUID jobId, int attempt, LogBatch batch) {
-        LogAck ack = transaction.execute(status -> {
-            lockCurrentRun(agentId, batch.epoch(), jobId, attempt);
-            return shippedLogs.accept(jobId, attempt, batch);
-        });
-        wakeUps.signal(jobId);
-        return ack;
+        return storeBatch(agentId, batch.epoch(), jobId, attempt, () -> shippedLogs.accept(jobId, attempt, batch));
     }
 
     public MetricAck metrics(String agentId, UUID jobId, int attempt, MetricBatch batch) {
-        MetricAck ack = transaction.execute(status -> {
-            lockCurrentRun(agentId, batch.epoch(), jobId, attempt);
-            return shippedMetrics.accept(jobId, attempt, batch);
-        });
-        wakeUps.signal(jobId);
-        return ack;
+        return storeBatch(agentId, batch.epoch(), jobId, attempt, () -> shippedMetrics.accept(jobId, attempt, batch));
     }
 
     public MetricAck systemMetrics(String agentId, UUID jobId, int attempt, SystemMetricBatch batch) {
-        MetricAck ack = transaction.execute(status -> {
-            lockCurrentRun(agentId, batch.epoch(), jobId, attempt);
-            return shippedMetrics.accept(jobId, attempt, batch);
+        return storeBatch(agentId, batch.epoch(), jobId, attempt, () -> shippedMetrics.accept(jobId, attempt, batch));
+    }
+
+    /** Stores a batch of the run under the job's row lock, then wakes the job's followers. */
+    private <T> T storeBatch(String agentId, long epoch, UUID jobId, int attempt, Supplier<T> store) {
+        T ack = transaction.execute(status -> {
+            lockCurrentRun(agentId, epoch, jobId, attempt);
+            return store.get();
         });
         wakeUps.signal(jobId);
         return ack;
