@@ -78,6 +78,14 @@ class SystemMetricsTest {
             List<Long> steps = cpu.getPoints().stream().map(ScalarPoint::getStep).toList();
             assertThat(steps).as("ms since the attempt started, rising").isSorted().allMatch(step -> step >= 0 && step < 60_000);
             assertThat(steps.getLast() - steps.getFirst()).isGreaterThanOrEqualTo(2_000);
+            // Followed over SSE, the samples of the finished job come again, then its end.
+            List<RawHttpClient.SseEvent> events = api.raw().follow("/jobs/" + id + "/system-metrics/stream", null, 10_000);
+            assertThat(events.getLast().event()).isEqualTo("end");
+            long streamedCpuSamples = events.stream().filter(event -> event.event().equals("points"))
+                    .map(event -> RawHttpClient.JSON.readTree(event.data()))
+                    .filter(chunk -> chunk.get("tag").asString().equals("rank0/cpu_percent"))
+                    .mapToLong(chunk -> chunk.get("points").size()).sum();
+            assertThat(streamedCpuSamples).isEqualTo(sampled.get("rank0/cpu_percent").getPoints());
 
             AgentGpu live = api.agents().listAgents().stream().filter(agent -> agent.getId().equals("sampled-node"))
                     .map(Agent::getGpus).findFirst().orElseThrow().get(1);

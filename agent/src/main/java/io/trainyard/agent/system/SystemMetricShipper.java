@@ -154,7 +154,10 @@ public final class SystemMetricShipper {
                 // A child that ended took its CPU time with it: the tree's total can fall.
                 add(SystemMetricNames.worker(worker.rank(), SystemMetricNames.CPU_PERCENT), step, wallTime, Math.max(0, percent));
             }
-            add(SystemMetricNames.worker(worker.rank(), SystemMetricNames.RSS_BYTES), step, wallTime, (double) usage.rssBytes());
+            // Nothing resident: the trainer has exited and its supervisor is about to (a 0 would read as a real sample).
+            if (usage.rssBytes() > 0) {
+                add(SystemMetricNames.worker(worker.rank(), SystemMetricNames.RSS_BYTES), step, wallTime, (double) usage.rssBytes());
+            }
             add(SystemMetricNames.worker(worker.rank(), SystemMetricNames.READ_BYTES), step, wallTime,
                     usage.readBytes() == null ? null : usage.readBytes().doubleValue());
             add(SystemMetricNames.worker(worker.rank(), SystemMetricNames.WRITE_BYTES), step, wallTime,
