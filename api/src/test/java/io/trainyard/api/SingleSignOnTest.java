@@ -103,6 +103,19 @@ class SingleSignOnTest {
         assertThat(get(browser(), baseUrl() + "/session").statusCode()).isEqualTo(401);
     }
 
+    @Test
+    void aProviderThatCannotBeReachedSendsTheBrowserBackWithTheReason(@TempDir Path otherDataDir) throws Exception {
+        try (RunningServer unreachable = RunningServer.start(TestDatabase.newDatabaseUrl(), otherDataDir, "sso-unreachable",
+                "--trainyard.security.oidc.login.issuer-uri=http://127.0.0.1:9/corp",
+                "--trainyard.security.oidc.login.client-id=trainyard-dashboard")) {
+            HttpResponse<String> start = get(browser(), unreachable.api().baseUrl() + "/oauth2/authorization/sso");
+
+            assertThat(start.statusCode()).isEqualTo(302);
+            assertThat(URLDecoder.decode(location(start), StandardCharsets.UTF_8))
+                    .startsWith(unreachable.api().baseUrl() + "/?ssoError=the sign-in provider http://127.0.0.1:9/corp could not be reached");
+        }
+    }
+
     private static String baseUrl() {
         return server.api().baseUrl();
     }

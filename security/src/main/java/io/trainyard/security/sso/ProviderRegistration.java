@@ -40,11 +40,25 @@ public final class ProviderRegistration implements ClientRegistrationRepository,
         return List.of(registration()).iterator();
     }
 
+    /** The provider's discovery document could not be read: a sign-in cannot start. */
+    static final class UnreachableProvider extends RuntimeException {
+
+        UnreachableProvider(String issuer, RuntimeException cause) {
+            super("the sign-in provider " + issuer + " could not be reached (" + cause.getMessage() + "); try again later", cause);
+        }
+    }
+
     private ClientRegistration registration() {
         ClientRegistration known = registration;
         if (known == null) {
             boolean confidential = settings.clientSecret() != null && !settings.clientSecret().isBlank();
-            known = ClientRegistrations.fromIssuerLocation(settings.issuerUri())
+            ClientRegistration.Builder discovered;
+            try {
+                discovered = ClientRegistrations.fromIssuerLocation(settings.issuerUri());
+            } catch (RuntimeException e) {
+                throw new UnreachableProvider(settings.issuerUri(), e);
+            }
+            known = discovered
                     .registrationId(ID)
                     .clientId(settings.clientId())
                     .clientSecret(confidential ? settings.clientSecret() : null)

@@ -12,11 +12,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.client.web.DefaultOAuth2AuthorizationRequestResolver;
 import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestCustomizers;
+import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestRedirectFilter;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.oidc.user.OidcUser;
@@ -47,6 +49,14 @@ public final class SsoLogin {
                 .clientRegistrationRepository(provider)
                 .authorizationEndpoint(endpoint -> endpoint.authorizationRequestResolver(requests)
                         .authorizationRequestRepository(new StateKeyedRequests()))
+                // A sign-in that cannot start (the provider unreachable) goes back with the reason, as a failed one does.
+                .withObjectPostProcessor(new ObjectPostProcessor<OAuth2AuthorizationRequestRedirectFilter>() {
+                    @Override
+                    public <O extends OAuth2AuthorizationRequestRedirectFilter> O postProcess(O filter) {
+                        filter.setAuthenticationFailureHandler(SsoLogin::failed);
+                        return filter;
+                    }
+                })
                 .loginPage("/")
                 .successHandler((request, response, authentication) -> signedIn(request, response, authentication, settings, sessions))
                 .failureHandler(SsoLogin::failed));
@@ -74,6 +84,9 @@ public final class SsoLogin {
 
     /** Why a sign-in failed, for the person trying: the provider's own description where it gave one. */
     private static String reason(AuthenticationException e) {
+        if (e.getCause() instanceof ProviderRegistration.UnreachableProvider unreachable) {
+            return unreachable.getMessage();
+        }
         if (!(e instanceof OAuth2AuthenticationException oauth)) {
             return e.getMessage();
         }
