@@ -9,8 +9,10 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import com.google.api.Metric;
 import com.google.api.MonitoredResource;
@@ -69,25 +71,24 @@ public final class FakeCloudMonitoring implements AutoCloseable {
         }
         Instant start = instant(request.getInterval().getStartTime());
         Instant end = instant(request.getInterval().getEndTime());
-        List<TimeSeries> series = new ArrayList<>();
-        points.stream()
+        // The matching points by replica, each replica's newest first.
+        Map<String, List<Recorded>> byTask = points.stream()
                 .filter(point -> point.metricType().equals(type.group(1)) && point.customJobId().equals(jobId.group(1)))
                 .filter(point -> point.at().isAfter(start) && !point.at().isAfter(end))
-                .map(Recorded::taskName).distinct().sorted().forEach(task -> series.add(TimeSeries.newBuilder()
-                        .setMetric(Metric.newBuilder().setType(type.group(1)))
-                        .setResource(MonitoredResource.newBuilder().setType("cloudml_job")
-                                .putAllLabels(Map.of("job_id", jobId.group(1), "task_name", task)))
-                        .addAllPoints(points.stream()
-                                .filter(point -> point.metricType().equals(type.group(1)) && point.customJobId().equals(jobId.group(1)))
-                                .filter(point -> point.taskName().equals(task))
-                                .filter(point -> point.at().isAfter(start) && !point.at().isAfter(end))
-                                .sorted(Comparator.comparing(Recorded::at).reversed())
-                                .map(point -> Point.newBuilder()
-                                        .setInterval(TimeInterval.newBuilder().setEndTime(timestamp(point.at())))
-                                        .setValue(TypedValue.newBuilder().setDoubleValue(point.value()))
-                                        .build())
-                                .toList())
-                        .build()));
+                .sorted(Comparator.comparing(Recorded::at).reversed())
+                .collect(Collectors.groupingBy(Recorded::taskName, TreeMap::new, Collectors.toList()));
+        List<TimeSeries> series = new ArrayList<>();
+        byTask.forEach((task, recorded) -> series.add(TimeSeries.newBuilder()
+                .setMetric(Metric.newBuilder().setType(type.group(1)))
+                .setResource(MonitoredResource.newBuilder().setType("cloudml_job")
+                        .putAllLabels(Map.of("job_id", jobId.group(1), "task_name", task)))
+                .addAllPoints(recorded.stream()
+                        .map(point -> Point.newBuilder()
+                                .setInterval(TimeInterval.newBuilder().setEndTime(timestamp(point.at())))
+                                .setValue(TypedValue.newBuilder().setDoubleValue(point.value()))
+                                .build())
+                        .toList())
+                .build()));
         return series;
     }
 
