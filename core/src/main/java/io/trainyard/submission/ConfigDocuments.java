@@ -29,6 +29,7 @@ public class ConfigDocuments {
 
     private final List<RemoteConfigReader> remoteReaders;
     private final List<Path> roots;
+    private final InlineConfigs inlineConfigs = new InlineConfigs();
 
     public ConfigDocuments(List<RemoteConfigReader> remoteReaders, TrainyardProperties properties) {
         this.remoteReaders = remoteReaders;
@@ -46,7 +47,12 @@ public class ConfigDocuments {
             throw new InvalidRequestException(inlineField, "give exactly one of " + inlineField + " (YAML text) or " + uriField);
         }
         if (hasInline) {
-            return new Document(HydraDefaults.compose(inlineField, null, inline, this::readUnderRoots), null);
+            ConfigText known = inlineConfigs.find(inlineField, inline);
+            if (known != null) {
+                return new Document(known, null);
+            }
+            // Inline text with a defaults list is refused, so what compose returns is the text as it was read.
+            return new Document(inlineConfigs.keep(HydraDefaults.compose(inlineField, null, inline, this::readUnderRoots)), null);
         }
         String source = uri.strip();
         String text = fetch(uriField, source, submitter);
