@@ -19,11 +19,21 @@ final class YamlWriter {
     }
 
     static String write(String headerComment, Map<String, Object> document) {
+        return "# " + headerComment.replace("\n", "\n# ") + "\n" + yaml().dump(document);
+    }
+
+    /** {@code value} as {@link #write} writes it as a mapping's value; null if that takes more than one line. */
+    static String scalar(String value) {
+        String entry = yaml().dump(Map.of("k", value));
+        String scalar = entry.substring("k: ".length(), entry.length() - 1);
+        return scalar.contains("\n") ? null : scalar;
+    }
+
+    private static Yaml yaml() {
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setIndent(2);
         options.setSplitLines(false);
-        Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()), new Representer(options), options);
-        return "# " + headerComment.replace("\n", "\n# ") + "\n" + yaml.dump(document);
+        return new Yaml(new SafeConstructor(new LoaderOptions()), new Representer(options), options);
     }
 }

@@ -66,6 +66,7 @@ public class SubmissionService {
     private final List<Backend> backends;
     private final List<BackendDescription> modules;
     private final ConfigDocuments documents;
+    private final TemplateConfig templates = new TemplateConfig();
     private final TrainyardProperties properties;
     private final Clock clock;
 
@@ -170,7 +171,7 @@ public class SubmissionService {
             throw new InvalidRequestException(violations);
         }
         // The trainer receives the config as GiGL's config populator completes a template: outputs filled.
-        TemplateConfig.Frozen frozen = TemplateConfig.fill(taskDocument.config(), task,
+        TemplateConfig.Frozen frozen = templates.fill(taskDocument.config(), task,
                 TrainedModelMetadata.giglLayoutUnder(backend.trainerAssetFolder(submission.jobName(), resource)));
         JobSubmission.RetryPolicy retry = submission.retryPolicy();
         JobSpec spec = new JobSpec(submission.jobName(), backend.name(), projectOf(submission), frozen.task(), resource, frozen.yaml(),

@@ -2,6 +2,8 @@ package io.trainyard.gigl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,12 +31,14 @@ class TemplateConfigTest {
     private static final TrainedModelMetadata VERTEX_LAYOUT =
             TrainedModelMetadata.giglLayoutUnder("gs://perm-assets/cora_job/trainer");
 
+    private final TemplateConfig templates = new TemplateConfig();
+
     @Test
     void everyUnsetOutputIsFilledAtGiglsPathsInTheTextTheTrainerReads() {
         ConfigText submitted = ConfigText.parse("taskConfig", TEMPLATE);
         TaskConfig template = TaskConfigReader.read(submitted);
 
-        TemplateConfig.Frozen frozen = TemplateConfig.fill(submitted, template, VERTEX_LAYOUT);
+        TemplateConfig.Frozen frozen = templates.fill(submitted, template, VERTEX_LAYOUT);
 
         TrainedModelMetadata expected = new TrainedModelMetadata("gs://perm-assets/cora_job/trainer/models/model.pt",
                 "gs://perm-assets/cora_job/trainer/models/scripted_model.pt",
@@ -56,7 +60,7 @@ class TemplateConfigTest {
                     trained_model_uri: gs://models/mine.pt
                     eval_metrics_uri: ''
                 """);
-        TemplateConfig.Frozen frozen = TemplateConfig.fill(ConfigText.parse("taskConfig", partial), TaskConfigReader.read("taskConfig", partial),
+        TemplateConfig.Frozen frozen = templates.fill(ConfigText.parse("taskConfig", partial), TaskConfigReader.read("taskConfig", partial),
                 VERTEX_LAYOUT);
 
         assertThat(frozen.task().trainedModelMetadata().trainedModelUri()).isEqualTo("gs://models/mine.pt");
@@ -66,7 +70,7 @@ class TemplateConfigTest {
         assertThat(TaskConfigReader.read("taskConfig", frozen.yaml())).isEqualTo(frozen.task());
 
         TaskConfig alreadyFrozen = frozen.task();
-        TemplateConfig.Frozen again = TemplateConfig.fill(ConfigText.parse("taskConfig", frozen.yaml()), alreadyFrozen, VERTEX_LAYOUT);
+        TemplateConfig.Frozen again = templates.fill(ConfigText.parse("taskConfig", frozen.yaml()), alreadyFrozen, VERTEX_LAYOUT);
         assertThat(again.yaml()).isSameAs(frozen.yaml());
         assertThat(again.task()).isSameAs(alreadyFrozen);
     }
@@ -75,11 +79,31 @@ class TemplateConfigTest {
     void aLocalJobsLayoutIsTheSameUnderItsWorkFolder() {
         TaskConfig template = TaskConfigReader.read("taskConfig", TEMPLATE);
 
-        TemplateConfig.Frozen frozen = TemplateConfig.fill(ConfigText.parse("taskConfig", TEMPLATE), template,
+        TemplateConfig.Frozen frozen = templates.fill(ConfigText.parse("taskConfig", TEMPLATE), template,
                 TrainedModelMetadata.giglLayoutUnder("trainer"));
 
         assertThat(frozen.task().trainedModelMetadata()).isEqualTo(new TrainedModelMetadata("trainer/models/model.pt",
                 "trainer/models/scripted_model.pt", "trainer/models/trainer_eval_metrics.json", "trainer/logs/"));
         assertThat(frozen.yaml()).contains("trainedModelUri: trainer/models/model.pt");
+    }
+
+    /**
+     * A template's text is written once and each job's URIs put into it: every job of the template must read its own
+     * URIs, whatever YAML needs to write them (quotes, escapes), and the same text as a whole write would give.
+     */
+    @Test
+    void eachJobOfATemplateReadsItsOwnUrisHoweverTheyAreWritten() {
+        ConfigText submitted = ConfigText.parse("taskConfig", TEMPLATE);
+        TaskConfig template = TaskConfigReader.read(submitted);
+        List<String> folders = List.of("gs://perm-assets/job_a/trainer", "gs://perm-assets/job_b/trainer", "/data/with space: and #hash",
+                "'quoted' \"twice\"", "*star", "tab\there", "ünïcode/ok", "123", "true", "line\nbreak");
+
+        for (String folder : folders) {
+            TrainedModelMetadata layout = TrainedModelMetadata.giglLayoutUnder(folder);
+            TemplateConfig.Frozen frozen = templates.fill(submitted, template, layout);
+
+            assertThat(TaskConfigReader.read("taskConfig", frozen.yaml()).trainedModelMetadata()).as(folder).isEqualTo(layout);
+            assertThat(frozen.yaml()).as(folder).isEqualTo(TemplateConfig.write(submitted, layout.byField()));
+        }
     }
 }
