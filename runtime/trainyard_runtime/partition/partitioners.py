@@ -26,8 +26,8 @@ def metis_owners(store: GraphStore, num_parts: int, seed: int) -> torch.Tensor:
         return torch.zeros(store.num_nodes, dtype=torch.int32)
     import pymetis  # only METIS jobs need it
 
-    indptr, indices = store.indptr.cpu().numpy(), store.indices.cpu().numpy()
-    _, parts = pymetis.part_graph(num_parts, xadj=indptr, adjncy=indices, options=pymetis.Options(seed=seed))
+    adjacency = pymetis.CSRAdjacency(store.indptr.cpu().numpy(), store.indices.cpu().numpy())
+    _, parts = pymetis.part_graph(num_parts, adjacency, options=pymetis.Options(seed=seed))
     return torch.as_tensor(parts, dtype=torch.int32)
 
 
