@@ -3,6 +3,7 @@ not by point-to-point RPC (as DistDGL does)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import torch
@@ -37,6 +38,7 @@ class OwnerExchange:
         self.distributed = dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1
         on_nccl = self.distributed and dist.get_backend() == "nccl"
         self.device = torch.device("cuda", torch.cuda.current_device()) if on_nccl else torch.device("cpu")
+        self.bytes_sent = 0  # to other processes, all rounds so far: the network cost of a partitioned graph
         if self.distributed and dist.get_world_size() != self.num_parts:
             raise ValueError(f"{self.num_parts} parts need as many processes, not {dist.get_world_size()}")
         if not self.distributed and self.num_parts != 1:
@@ -45,6 +47,8 @@ class OwnerExchange:
     def _all_to_all(self, send: torch.Tensor, send_splits: list[int], receive_splits: list[int]) -> torch.Tensor:
         if not self.distributed:
             return send
+        row_bytes = math.prod(send.shape[1:]) * send.element_size()
+        self.bytes_sent += (sum(send_splits) - send_splits[self.graph.rank]) * row_bytes
         received = torch.empty((sum(receive_splits), *send.shape[1:]), dtype=send.dtype, device=self.device)
         dist.all_to_all_single(received, send.to(self.device).contiguous(), receive_splits, send_splits)
         return received.cpu()
