@@ -182,7 +182,8 @@ def main() -> None:
             quality = parts[0]["quality"]
             held = max(part["held_bytes"] for part in parts)
             line = (
-                f"{partitioner:>5}: edge cut {quality['edge_cut']:.1%}, balance {quality['balance']:.3f}, "
+                f"{partitioner:>5}: edge cut {quality['edge_cut']:.1%}, balance {quality['balance']:.3f} "
+                f"(edges {quality['edge_balance']:.3f}), "
                 f"partitioned in {parts[0]['partition_seconds']:.1f}s; largest part holds {held / MIB:.1f} MiB "
                 f"({held / first['whole_bytes']:.1%} of the graph)"
             )

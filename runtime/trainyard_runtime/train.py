@@ -110,7 +110,8 @@ class TrainingJob:
         if quality is not None:
             progress.say(
                 f"[trainyard] graph partitioned ({args.partitioner}) into {args.graph_partitions}: edge cut "
-                f"{quality.edge_cut:.1%}, balance {quality.balance:.3f}; rank 0 holds "
+                f"{quality.edge_cut:.1%}, balance {quality.balance:.3f} (edges {quality.edge_balance:.3f}); "
+                f"rank 0 holds "
                 f"{dataset.graph.held_bytes() / 2**20:.1f} MiB of the graph's {whole_bytes / 2**20:.1f} MiB, "
                 f"built in {time.monotonic() - started:.1f}s"
             )

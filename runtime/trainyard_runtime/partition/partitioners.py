@@ -19,15 +19,22 @@ def hash_owners(num_nodes: int, num_parts: int) -> torch.Tensor:
 
 
 def metis_owners(store: GraphStore, num_parts: int, seed: int) -> torch.Tensor:
-    """Owner of each node by METIS (``pymetis``): k-way partitions of balanced size that cut few edges, so most
-    of a neighbourhood stays on the process that samples it. Wants a symmetric graph (both directions stored,
-    as every undirected store here is)."""
+    """Owner of each node by METIS (``pymetis``): k-way partitions that cut few edges, so most of a
+    neighbourhood stays on the process that samples it. Wants a symmetric graph (both directions stored, as
+    every undirected store here is).
+
+    Each node weighs the bytes its row takes in a part (its features, row pointer and column indices), so the
+    parts balance memory, which is what partitioning is for. With unit weights METIS filled one part of an RMAT
+    graph with its many isolated nodes (cut 0.3 %, node balance 1.0, and the other part held nearly every
+    edge); weighted by degree alone it balanced edges but not the features, which dominate the bytes."""
     if num_parts == 1:
         return torch.zeros(store.num_nodes, dtype=torch.int32)
     import pymetis  # only METIS jobs need it
 
     adjacency = pymetis.CSRAdjacency(store.indptr.cpu().numpy(), store.indices.cpu().numpy())
-    _, parts = pymetis.part_graph(num_parts, adjacency, options=pymetis.Options(seed=seed))
+    row_bytes = store.features[:1].numel() * store.features.element_size() + store.indptr.element_size()
+    weights = (store.indptr.diff().cpu() * store.indices.element_size() + row_bytes).numpy()
+    _, parts = pymetis.part_graph(num_parts, adjacency, vweights=weights, options=pymetis.Options(seed=seed))
     return torch.as_tensor(parts, dtype=torch.int32)
 
 
