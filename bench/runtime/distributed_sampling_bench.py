@@ -10,7 +10,8 @@ graph and shares it, rank 0 partitions it, every process copies its part out and
 nodes it owns, as the trainer's seeds are, fanout ``--fanout``) and fetches their features, all through the
 all_to_all exchanges, after 2 warm-up batches. Printed per partitioner and N: mini-batches/s of all processes
 together, scaling efficiency (that rate / (N x the 1-process rate)), bytes each process sent to the others per
-batch, edge cut and balance, and memory per process (the part's bytes, peak RSS).
+batch, the share of the time spent inside the all_to_all collectives (waiting for the other processes
+included), edge cut and balance, and memory per process (the part's bytes, peak RSS).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 
 import torch
+import torch.distributed as dist
 import torch.multiprocessing as mp
 
 from trainyard_runtime.allocator import retain_freed_memory
@@ -63,7 +65,24 @@ def join(rank: int, world_size: int, port: int) -> ProcessContext:
     return join_process_group(use_cuda=False)
 
 
-def measure(context: ProcessContext, part, options: argparse.Namespace) -> dict:
+class CollectiveClock:
+    """Seconds spent inside ``all_to_all_single`` (synchronous with gloo): how much of a batch is exchanges,
+    waiting for the other processes included."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self._all_to_all_single = dist.all_to_all_single
+        dist.all_to_all_single = self._timed
+
+    def _timed(self, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return self._all_to_all_single(*args, **kwargs)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+
+def measure(context: ProcessContext, part, options: argparse.Namespace, clock: CollectiveClock) -> dict:
     """Batches of seeds this process owns: sampled, then their features fetched (what a training batch costs
     before the model)."""
     fanout = [int(k) for k in options.fanout.split(",")]
@@ -77,13 +96,14 @@ def measure(context: ProcessContext, part, options: argparse.Namespace) -> dict:
             context.barrier()
             started, edges = time.perf_counter(), 0
             sent_before = sum(exchange.bytes_sent for exchange in exchanges)
+            clock.seconds = 0.0
         seeds = owned[torch.randint(owned.numel(), (options.batch,), generator=generator)]
         subgraph = sampler.sample(seeds)
         part.gather(subgraph.node)
         edges += subgraph.num_edges
     seconds = time.perf_counter() - started
     sent = sum(exchange.bytes_sent for exchange in exchanges) - sent_before
-    return {"seconds": seconds, "edges": edges, "bytes_sent": sent}
+    return {"seconds": seconds, "edges": edges, "bytes_sent": sent, "collective_seconds": clock.seconds}
 
 
 def worker(rank: int, world_size: int, port: int, options: argparse.Namespace, out: str) -> None:
@@ -119,9 +139,10 @@ def worker(rank: int, world_size: int, port: int, options: argparse.Namespace, o
         context.barrier()
         rss_with_parts = status_kib("VmRSS")
         retain_freed_memory()
+        clock = CollectiveClock()
         for partitioner in partitioners:
             if not options.memory_only:
-                reports[partitioner].update(measure(context, parts[partitioner], options))
+                reports[partitioner].update(measure(context, parts[partitioner], options, clock))
         summary = {
             "rank": rank,
             "num_nodes": num_nodes,
@@ -192,13 +213,15 @@ def main() -> None:
                 batches_per_s = world_size * options.batches / seconds
                 edges_per_batch = sum(part["edges"] for part in parts) / (world_size * options.batches)
                 sent_per_batch = sum(part["bytes_sent"] for part in parts) / (world_size * options.batches)
+                in_collectives = sum(part["collective_seconds"] for part in parts) / sum(p["seconds"] for p in parts)
                 if world_size == 1:
                     rates[partitioner] = batches_per_s
                 one = rates.get(partitioner, float("nan"))
                 line += (
                     f" | {batches_per_s:.2f} batches/s all processes, scaling efficiency "
                     f"{batches_per_s / (world_size * one):.0%}, {edges_per_batch / 1e3:.0f}k edges/batch, "
-                    f"{sent_per_batch / MIB:.2f} MiB sent per batch and process"
+                    f"{sent_per_batch / MIB:.2f} MiB sent per batch and process, {in_collectives:.0%} of the time "
+                    "inside all_to_all"
                 )
             print(line)
         for report in reports:
