@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "counter_rng.h"
+#include "floyd.h"
 #include "row_layout.h"
 #include "sampling.h"
 
@@ -26,19 +27,6 @@ void check_csr(const torch::Tensor& indptr, const torch::Tensor& indices, const 
 }
 
 namespace {
-
-int64_t kept(int64_t degree, int64_t fanout) { return fanout < 0 ? degree : std::min(degree, fanout); }
-
-// Floyd's algorithm: `k` distinct offsets in [0, degree), uniformly, touching O(k) draws instead of the whole
-// neighbour list of a hub. The membership test is a scan, fine for fanouts in the tens.
-void floyd(CounterRng& rng, int64_t degree, int64_t k, int64_t* picks) {
-  for (int64_t i = 0; i < k; ++i) {
-    const int64_t upper = degree - k + i;  // inclusive bound of this draw
-    int64_t draw = rng.below(upper + 1);
-    if (std::find(picks, picks + i, draw) != picks + i) draw = upper;  // upper cannot have been drawn yet
-    picks[i] = draw;
-  }
-}
 
 // One hop's sample for a contiguous block of frontier rows: neighbours in row order, `row_end[r]` = end of
 // row r's neighbours within the block.

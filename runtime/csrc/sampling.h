@@ -24,6 +24,13 @@ sample_neighbourhood(const torch::Tensor& indptr, const torch::Tensor& indices,
                      const std::optional<torch::Tensor>& edge_weight, torch::Tensor& table, const torch::Tensor& seeds,
                      const std::vector<int64_t>& fanouts, const torch::Tensor& excluded_keys, int64_t key);
 
+// Up to `fanout` distinct neighbours (uniformly; -1: all) of each local row `rows[i]` of a partition's CSR,
+// drawn from the stream keyed by (key, node_ids[i]), the row's global id. Returns (neighbours in row order,
+// neighbours per row).
+std::tuple<torch::Tensor, torch::Tensor> sample_owned_rows(const torch::Tensor& indptr, const torch::Tensor& indices,
+                                                           const torch::Tensor& rows, const torch::Tensor& node_ids,
+                                                           int64_t fanout, int64_t key);
+
 // PinSage: `num_walks` restarting walks of `walk_length` steps per frontier node; its `fanout` most visited
 // nodes (ties broken at random). Returns (node ids, frontier position of each, visit counts as float32).
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> random_walk_neighbours(

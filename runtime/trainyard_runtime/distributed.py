@@ -16,6 +16,8 @@ import torch.distributed as dist
 from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.data.shared_tensors import open_tensors, publish_tensors
+from trainyard_runtime.partition import PartitionQuality, partition_nodes
+from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
 
 
 @dataclass
@@ -39,6 +41,22 @@ class ProcessContext:
     def barrier(self) -> None:
         if self.is_distributed:
             dist.barrier()
+
+    def broadcast_from_leader(self, tensor: torch.Tensor) -> torch.Tensor:
+        """Rank 0's ``tensor`` on every rank (same shape and dtype everywhere), on the CPU."""
+        if not self.is_distributed:
+            return tensor
+        on_device = tensor.to(self.device)
+        dist.broadcast(on_device, src=0)
+        return on_device.cpu()
+
+    def all_reduce_max(self, value: int) -> int:
+        """The largest ``value`` over ranks."""
+        if not self.is_distributed:
+            return value
+        on_device = torch.tensor([value], dtype=torch.int64, device=self.device)
+        dist.all_reduce(on_device, op=dist.ReduceOp.MAX)
+        return int(on_device.item())
 
     def all_reduce_sum(self, tensor: torch.Tensor) -> torch.Tensor:
         """Sums over ranks (a copy on the collective's device, returned on the CPU as float64)."""
@@ -113,6 +131,21 @@ def share_dataset(
     if context.local_rank == 0:
         shutil.rmtree(folder, ignore_errors=True)
     return dataset
+
+
+def partition_dataset(
+    context: ProcessContext, dataset: GraphDataset, partitioner: str, seed: int
+) -> tuple[PartitionedDataset, PartitionQuality]:
+    """This rank's part of ``dataset`` (one part per rank). Rank 0 partitions (METIS may differ between runs
+    of different machines, and every rank must agree) and broadcasts the owners."""
+    store, num_parts = dataset.store, context.world_size
+    if context.is_leader:
+        owner = partition_nodes(store, num_parts, partitioner, seed)
+    else:
+        owner = torch.empty(store.num_nodes, dtype=torch.int32)
+    owner = context.broadcast_from_leader(owner)
+    quality = PartitionQuality.of(store, owner, num_parts) if context.is_leader else None
+    return PartitionedDataset.from_dataset(dataset, owner, context.rank, num_parts), quality
 
 
 def default_store_folder(configured: str, job_name: str) -> Path:

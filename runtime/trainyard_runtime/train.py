@@ -24,6 +24,7 @@ from trainyard_runtime.distributed import (
     default_store_folder,
     join_process_group,
     leave_process_group,
+    partition_dataset,
     share_dataset,
     spawn_local_processes,
 )
@@ -73,6 +74,8 @@ class TrainingJob:
         """Builds (once per host) and shares the dataset, then the task that trains on it."""
         config, args = self.config, self.args
         folder = default_store_folder(args.graph_store_dir, self.command_line.job_name)
+        if args.graph_partitions > 1:
+            return self._build_partitioned_task(context, progress, started, folder)
         if config.graph.is_heterogeneous:
             return self._build_hetero_task(context, progress, started, folder)
         dataset = share_dataset(context, self.build_dataset, folder)
@@ -86,6 +89,32 @@ class TrainingJob:
             f"{store.structure_bytes() / 2**20:.1f} MiB ({store.index_bytes_per_edge()} B/edge + 8 B/node), "
             f"built in {time.monotonic() - started:.1f}s"
         )
+        task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
+        return task_type(dataset, args, context)
+
+    def _build_partitioned_task(self, context: ProcessContext, progress: ProgressReporter, started: float, folder):
+        """Each rank keeps one part of the graph. Loading still builds the whole graph once per host (shared
+        as usual); each rank copies its part out of it, and the whole is unmapped once every part is copied."""
+        config, args = self.config, self.args
+        if config.graph.is_heterogeneous:
+            raise ConfigError("trainer argument graph_partitions > 1 supports homogeneous graphs only")
+        if args.graph_partitions != context.world_size:
+            raise ConfigError(
+                f"trainer argument graph_partitions={args.graph_partitions} must equal the number of processes "
+                f"({context.world_size}): every process holds one part"
+            )
+        whole = share_dataset(context, self.build_dataset, folder)
+        whole_bytes = sum(t.numel() * t.element_size() for t in whole.tensors().values())
+        dataset, quality = partition_dataset(context, whole, args.partitioner, args.seed)
+        del whole
+        if quality is not None:
+            progress.say(
+                f"[trainyard] graph partitioned ({args.partitioner}) into {args.graph_partitions}: edge cut "
+                f"{quality.edge_cut:.1%}, balance {quality.balance:.3f} (edges {quality.edge_balance:.3f}); "
+                f"rank 0 holds "
+                f"{dataset.graph.held_bytes() / 2**20:.1f} MiB of the graph's {whole_bytes / 2**20:.1f} MiB, "
+                f"built in {time.monotonic() - started:.1f}s"
+            )
         task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
         return task_type(dataset, args, context)
 

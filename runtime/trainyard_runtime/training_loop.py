@@ -24,6 +24,7 @@ class Task(Protocol):
     model: nn.Module
     node_embeddings: NodeEmbeddings | None  # trained beside the model, outside DDP
     seeds_per_epoch: int
+    samples_with_collectives: bool  # a batch is made with collectives (partitioned graph): no sampling thread
 
     def training_batches(self) -> Any: ...
 
@@ -55,7 +56,7 @@ class TrainingLoop:
             model = DistributedDataParallel(task.model, device_ids=device_ids)
         optimizer = adamw(model.parameters(), args.learning_rate, args.weight_decay, context.device)
         model.train()
-        batches = prefetched(task.training_batches(), context.device)
+        batches = prefetched(task.training_batches(), context.device, in_thread=not task.samples_with_collectives)
         # Summed on the device and read once per log line: reading every step's loss would make the host
         # wait for each step, so nothing (the next batch's sampling) could overlap it.
         window_loss = torch.zeros((), dtype=torch.float64, device=context.device)

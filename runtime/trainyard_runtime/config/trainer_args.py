@@ -185,6 +185,18 @@ class TrainerArgs:
     graph_store_dir: str = _arg(
         parse_str, "", "where local processes share the graph store (default /dev/shm, else the work folder)"
     )
+    # Partitioned graphs (partition/): each process holds one part and samples with collectives.
+    graph_partitions: int = _arg(
+        parse_int,
+        1,
+        "parts the graph is split into, one per process (1: every process holds the whole graph); "
+        "must equal the world size",
+        positive,
+        "positive",
+    )
+    partitioner: str = _arg(
+        one_of("hash", "metis"), "hash", "how nodes are assigned to parts: edge-cut by node hash, or METIS"
+    )
     seed: int = _arg(parse_int, 0, "random seed (sampling, initialisation)")
     # Learnable node embeddings (embeddings/): a per-node input table outside the graph, trained with SparseAdam.
     node_embedding_dim: int = _arg(
@@ -247,6 +259,16 @@ class TrainerArgs:
             raise ConfigError(
                 f"trainer argument layer_node_budget={args.layer_node_budget} needs one entry per hop of "
                 f"num_neighbors={args.num_neighbors}"
+            )
+        if args.graph_partitions > 1 and args.ssl_positive_label_percentage is not None:
+            raise ConfigError(
+                "trainer argument ssl_positive_label_percentage is not supported with graph_partitions > 1 "
+                "(each part's training labels are its own edges, all of them)"
+            )
+        if args.graph_partitions > 1 and args.sampler != "neighbor":
+            raise ConfigError(
+                f"trainer argument graph_partitions={args.graph_partitions} samples with sampler=neighbor only, "
+                f"not sampler={args.sampler}"
             )
         if args.sampler == "random_walk" and any(k < 0 for k in args.num_neighbors):
             raise ConfigError("trainer argument num_neighbors must be positive for sampler=random_walk")

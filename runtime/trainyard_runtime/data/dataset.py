@@ -116,9 +116,20 @@ class GraphDataset:
     labels: torch.Tensor | None = None
     splits: dict[str, torch.Tensor] = field(default_factory=dict)
 
+    samples_with_collectives = False  # every process holds the whole graph: batches need no other process
+
     @property
     def num_classes(self) -> int:
         return int(self.labels.max()) + 1 if self.labels is not None and self.labels.numel() else 0
+
+    def shard_of(self, rank: int, world_size: int) -> tuple[int, int]:
+        """(index, count) of the strided share of a split that process ``rank`` trains and evaluates on."""
+        return rank, world_size
+
+    def gather(self, node: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """Features and labels (None without labels) of ``node``, on the store's device."""
+        features = self.store.features[node.to(self.store.features.device)]
+        return features, None if self.labels is None else self.labels[node.to(self.labels.device)]
 
     def tensors(self) -> dict[str, torch.Tensor]:
         named = {f"store.{name}": tensor for name, tensor in self.store.tensors().items()}

@@ -76,6 +76,10 @@ class GraphStore:
     def degree(self, nodes: torch.Tensor) -> torch.Tensor:
         return self.indptr[nodes + 1] - self.indptr[nodes]
 
+    def nodes_with_edges(self) -> torch.Tensor:
+        """Ids of the nodes with at least one edge (a label graph's anchors)."""
+        return torch.nonzero(self.indptr.diff() > 0).flatten()
+
     def neighbours(self, node: int) -> torch.Tensor:
         return self.indices[self.indptr[node] : self.indptr[node + 1]].long()
 

@@ -11,8 +11,10 @@ from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.loader.node_loader import to_data
 from trainyard_runtime.loader.seed_batches import SeedBatches
+from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
+from trainyard_runtime.partition.partitioned_graph import PartitionedGraph
 from trainyard_runtime.sampler.base import HopSampler
-from trainyard_runtime.sampler.neighbor import NeighborSampler
+from trainyard_runtime.sampler.factory import uniform_sampler
 
 
 def label_graph(edges: torch.Tensor, num_nodes: int) -> GraphStore:
@@ -48,9 +50,9 @@ class AnchorLinkLoader:
 
     def __init__(
         self,
-        dataset: GraphDataset,
+        dataset: GraphDataset | PartitionedDataset,
         sampler: HopSampler,
-        labels: GraphStore,
+        labels: GraphStore | PartitionedGraph,
         batch_size: int,
         max_positives_per_anchor: int,
         remove_labels_from_message_passing: bool,
@@ -66,12 +68,12 @@ class AnchorLinkLoader:
         self.device = device
         self.negatives = negatives
         self.remove_labels = remove_labels_from_message_passing
-        anchors = torch.nonzero(labels.indptr.diff() > 0).flatten().cpu()  # seed order is drawn on the CPU
+        anchors = labels.nodes_with_edges().cpu()  # seed order is drawn on the CPU
         rank, world_size = shard
         self.anchors = anchors[rank::world_size]
         self.seed_batches = SeedBatches(self.anchors, batch_size, shuffle, infinite, seed)
         # Positives are "neighbours" in the label graph: the uniform sampler draws them without replacement.
-        self.positive_sampler = NeighborSampler(labels.to(sampler.device), [max_positives_per_anchor], seed + 7919)
+        self.positive_sampler = uniform_sampler(labels, [max_positives_per_anchor], seed + 7919, sampler.device)
 
     def __len__(self) -> int:
         return len(self.seed_batches)

@@ -9,6 +9,7 @@ from torch_geometric.data import Data
 
 from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.loader.seed_batches import SeedBatches
+from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
 from trainyard_runtime.sampler.base import HopSampler
 from trainyard_runtime.sampler.subgraph import SampledSubgraph
 
@@ -21,11 +22,12 @@ def to_device(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:
     return tensor.to(device)
 
 
-def to_data(dataset: GraphDataset, subgraph: SampledSubgraph, device: torch.device) -> Data:
+def to_data(dataset: GraphDataset | PartitionedDataset, subgraph: SampledSubgraph, device: torch.device) -> Data:
     """Gathers features (and labels) for a sampled subgraph; ``x`` is float32 whatever the store keeps."""
     node = subgraph.node
+    features, labels = dataset.gather(node)
     data = Data(
-        x=to_device(dataset.store.features[node.to(dataset.store.features.device)], device).float(),
+        x=to_device(features, device).float(),
         edge_index=to_device(subgraph.edge_index, device),
         edge_weight=to_device(subgraph.edge_weight, device),
         node=to_device(node, device),
@@ -33,8 +35,8 @@ def to_data(dataset: GraphDataset, subgraph: SampledSubgraph, device: torch.devi
         num_sampled_nodes=subgraph.num_sampled_nodes,
         num_sampled_edges=subgraph.num_sampled_edges,
     )
-    if dataset.labels is not None:
-        data.y = to_device(dataset.labels[node.to(dataset.labels.device)], device)
+    if labels is not None:
+        data.y = to_device(labels, device)
     return data
 
 
@@ -44,7 +46,7 @@ class NodeBatchLoader:
 
     def __init__(
         self,
-        dataset: GraphDataset,
+        dataset: GraphDataset | PartitionedDataset,
         sampler: HopSampler,
         input_nodes: torch.Tensor,
         batch_size: int,
@@ -63,4 +65,7 @@ class NodeBatchLoader:
 
     def __iter__(self) -> Iterator[Data]:
         for seeds in self.seed_batches:
-            yield to_data(self.dataset, self.sampler.sample(seeds), self.device)
+            yield self.batch(seeds)
+
+    def batch(self, seeds: torch.Tensor) -> Data:
+        return to_data(self.dataset, self.sampler.sample(seeds), self.device)

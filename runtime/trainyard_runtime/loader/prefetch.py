@@ -17,8 +17,11 @@ Batch = TypeVar("Batch")
 _AHEAD = 2
 
 
-def prefetched(batches: Iterable[Batch], device: torch.device) -> Iterator[Batch]:
-    """Yields ``batches``; on CUDA a thread of its own makes them on a side stream, up to two ahead.
+def prefetched(batches: Iterable[Batch], device: torch.device, in_thread: bool = True) -> Iterator[Batch]:
+    """Yields ``batches``; on CUDA (and ``in_thread``) a thread of its own makes them on a side stream, up to
+    two ahead. Not ``in_thread`` when making a batch takes collectives (a partitioned graph): collectives must
+    be issued in the same order on every process, and a sampling thread would interleave its own with the
+    training thread's (DDP's all-reduce, validation) differently on each.
 
     On a GPU both sampling and the training step are bound by the host issuing kernels (on an H100 a
     products-sized batch takes ~2 ms of host time to sample and ~4 ms to train; the kernels take ~2 ms
@@ -27,7 +30,7 @@ def prefetched(batches: Iterable[Batch], device: torch.device) -> Iterator[Batch
     tensors are recorded as used there, so the allocator does not hand their memory back to the side stream
     too early. Elsewhere this is plain iteration.
     """
-    if device.type != "cuda":
+    if device.type != "cuda" or not in_thread:
         yield from batches
         return
     sampling = _SamplingThread(batches, device)

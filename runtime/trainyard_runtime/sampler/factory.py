@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import torch
+
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.graph_store import GraphStore
+from trainyard_runtime.partition.partitioned_graph import PartitionedGraph
 from trainyard_runtime.sampler.base import HopSampler
+from trainyard_runtime.sampler.distributed_neighbor import DistributedNeighborSampler
 from trainyard_runtime.sampler.layerwise import LayerwiseSampler
 from trainyard_runtime.sampler.neighbor import NeighborSampler, WeightedNeighborSampler
 from trainyard_runtime.sampler.random_walk import RandomWalkSampler
 
 
-def build_sampler(args: TrainerArgs, store: GraphStore, seed: int) -> HopSampler:
+def build_sampler(args: TrainerArgs, store: GraphStore | PartitionedGraph, seed: int) -> HopSampler:
+    if isinstance(store, PartitionedGraph):
+        return DistributedNeighborSampler(store, args.num_neighbors, seed)  # the arguments allow only `neighbor`
     if args.sampler == "weighted":
         return WeightedNeighborSampler(store, args.num_neighbors, seed)
     if args.sampler == "layerwise":
@@ -26,3 +32,13 @@ def build_sampler(args: TrainerArgs, store: GraphStore, seed: int) -> HopSampler
             seed=seed,
         )
     return NeighborSampler(store, args.num_neighbors, seed)
+
+
+def uniform_sampler(
+    graph: GraphStore | PartitionedGraph, num_neighbors: list[int], seed: int, device: torch.device
+) -> HopSampler:
+    """Uniform neighbour sampling on ``graph`` (a label graph's positives): through the owners when it is
+    partitioned, else on ``device``."""
+    if isinstance(graph, PartitionedGraph):
+        return DistributedNeighborSampler(graph, num_neighbors, seed)
+    return NeighborSampler(graph.to(device), num_neighbors, seed)

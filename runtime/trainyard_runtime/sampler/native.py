@@ -43,3 +43,8 @@ def random_walk_neighbours(
 
 def relabel(table: torch.Tensor, ids: torch.Tensor, count: int) -> tuple[torch.Tensor, torch.Tensor]:
     return _native.relabel(table, ids.contiguous(), count)
+
+
+def sample_owned_rows(indptr, indices, rows, node_ids, fanout: int, key: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """One hop on a partition's ``rows``, node ``i`` drawing from the stream (key, ``node_ids[i]``)."""
+    return _native.sample_owned_rows(indptr, indices, rows.contiguous(), node_ids.contiguous(), fanout, key)

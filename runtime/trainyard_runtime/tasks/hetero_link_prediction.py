@@ -26,6 +26,7 @@ class HeteroLinkPredictionTask:
     has them) and random destination-type nodes, with GiGL's retrieval loss."""
 
     name = "link_prediction"
+    samples_with_collectives = False
 
     def __init__(self, dataset: HeteroGraphDataset, args: TrainerArgs, context: ProcessContext, supervision: EdgeType):
         self.dataset = dataset

@@ -21,6 +21,7 @@ from trainyard_runtime.sampler.hetero import HeteroNeighborSampler
 
 class HeteroNodeClassificationTask:
     name = "node_classification"
+    samples_with_collectives = False
 
     def __init__(self, dataset: HeteroGraphDataset, args: TrainerArgs, context: ProcessContext, node_type: str):
         num_classes = dataset.num_classes(node_type)

@@ -14,16 +14,18 @@ from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.embeddings import build_node_embeddings
 from trainyard_runtime.loader import AnchorLinkLoader
 from trainyard_runtime.loader.anchor_link_loader import label_graph, random_nodes, sample_edges
+from trainyard_runtime.loader.lockstep import in_lockstep
 from trainyard_runtime.metrics import RankingMetrics
 from trainyard_runtime.metrics.evaluation import evaluate_batches
 from trainyard_runtime.models import GraphSAGE, LinkPredictionModel, RetrievalLoss
+from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
 from trainyard_runtime.sampler.factory import build_sampler
 
 
 class LinkPredictionTask:
     name = "link_prediction"
 
-    def __init__(self, dataset: GraphDataset, args: TrainerArgs, context: ProcessContext):
+    def __init__(self, dataset: GraphDataset | PartitionedDataset, args: TrainerArgs, context: ProcessContext):
         self.dataset = dataset
         self.args = args
         self.context = context
@@ -33,7 +35,8 @@ class LinkPredictionTask:
         encoder = GraphSAGE(in_dim, args.hid_dim, args.out_dim, len(args.num_neighbors), args.dropout)
         self.model = LinkPredictionModel(encoder, args.should_l2_normalize_embedding_layer_output).to(context.device)
         self.loss_fn = RetrievalLoss(args.softmax_temp, args.should_remove_accidental_hits)
-        self.shard = (context.rank, context.world_size)
+        self.samples_with_collectives = dataset.samples_with_collectives
+        self.shard = dataset.shard_of(context.rank, context.world_size)
         seed = args.seed * 1000 + context.rank
         # Training labels are message-passing edges, so each batch removes its own from message passing.
         labels = (
@@ -107,6 +110,7 @@ class LinkPredictionTask:
             ranking.update_with_candidates(scores, candidate_ids, query_ids, store.num_nodes)
             return self.loss_fn(scores, candidate_ids, query_ids).item()
 
-        metrics = evaluate_batches(model, loader, max_batches, ranking, step, self.context.all_reduce_sum)
+        batches = in_lockstep(loader, max_batches, self.context) if self.samples_with_collectives else loader
+        metrics = evaluate_batches(model, batches, max_batches, ranking, step, self.context.all_reduce_sum)
         metrics["num_negatives_per_query"] = min(args.num_eval_negatives, store.num_nodes)
         return metrics

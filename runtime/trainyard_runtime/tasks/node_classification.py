@@ -14,16 +14,18 @@ from trainyard_runtime.data.dataset import GraphDataset
 from trainyard_runtime.distributed import ProcessContext
 from trainyard_runtime.embeddings import build_node_embeddings
 from trainyard_runtime.loader import NodeBatchLoader
+from trainyard_runtime.loader.lockstep import in_lockstep
 from trainyard_runtime.metrics import Accuracy
 from trainyard_runtime.metrics.evaluation import evaluate_batches
 from trainyard_runtime.models import GraphSAGE, NodeClassifier
+from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
 from trainyard_runtime.sampler.factory import build_sampler
 
 
 class NodeClassificationTask:
     name = "node_classification"
 
-    def __init__(self, dataset: GraphDataset, args: TrainerArgs, context: ProcessContext):
+    def __init__(self, dataset: GraphDataset | PartitionedDataset, args: TrainerArgs, context: ProcessContext):
         if dataset.num_classes < 2:
             raise ConfigError("node classification needs at least two classes in the node labels")
         if dataset.num_classes > args.num_classes:
@@ -34,6 +36,7 @@ class NodeClassificationTask:
         self.dataset = dataset
         self.args = args
         self.context = context
+        self.samples_with_collectives = dataset.samples_with_collectives
         store = dataset.store
         self.node_embeddings = build_node_embeddings(args, store.num_nodes, store.features.size(1), context.device)
         in_dim = store.features.size(1) + args.node_embedding_dim
@@ -43,7 +46,8 @@ class NodeClassificationTask:
         self.train_loader = self._loader("train", seed, shuffle=True, infinite=True)
 
     def _loader(self, split: str, seed: int, shuffle: bool, infinite: bool) -> NodeBatchLoader:
-        nodes = self.dataset.splits[f"{split}_nodes"][self.context.rank :: self.context.world_size]
+        share, shares = self.dataset.shard_of(self.context.rank, self.context.world_size)
+        nodes = self.dataset.splits[f"{split}_nodes"][share::shares]
         sampler = build_sampler(self.args, self.dataset.store, seed)
         return NodeBatchLoader(
             self.dataset, sampler, nodes, self.args.main_batch_size, self.context.device, shuffle, infinite, seed
@@ -73,4 +77,5 @@ class NodeClassificationTask:
             accuracy.update(logits, labels)
             return nn.functional.cross_entropy(logits, labels).item()
 
-        return evaluate_batches(model, loader, max_batches, accuracy, step, self.context.all_reduce_sum)
+        batches = in_lockstep(loader, max_batches, self.context) if self.samples_with_collectives else loader
+        return evaluate_batches(model, batches, max_batches, accuracy, step, self.context.all_reduce_sum)
