@@ -60,8 +60,6 @@ public final class HostAgent {
     private final Supervisor supervisor;
     private final Map<UUID, AgentRun> runs = new ConcurrentHashMap<>();
     private volatile long epoch;
-    /** What the server's registration allows; a server that predates pipelined log batches takes one at a time. */
-    private volatile int logBatchesInFlight = 1;
     private volatile Duration heartbeatInterval = Duration.ofSeconds(2);
     private volatile Duration lease;
     private volatile long lastRenewalSentNanos = System.nanoTime();
@@ -148,7 +146,6 @@ public final class HostAgent {
         heartbeatInterval = Duration.ofMillis(registered.heartbeatIntervalMillis());
         lease = registered.leaseMillis() == null ? null : Duration.ofMillis(registered.leaseMillis());
         epoch = registered.epoch();
-        logBatchesInFlight = registered.logBatchesInFlight() == null ? 1 : registered.logBatchesInFlight();
         if (lease == null) {
             supervisor.fence().remove();
         } else {
@@ -238,7 +235,7 @@ public final class HostAgent {
     }
 
     private AgentRun newRun(UUID jobId, int attempt) {
-        return new AgentRun(jobId, attempt, epoch, logBatchesInFlight, runSettings, supervisor, server, done -> runs.remove(jobId, done));
+        return new AgentRun(jobId, attempt, epoch, runSettings, supervisor, server, done -> runs.remove(jobId, done));
     }
 
     /**

@@ -95,7 +95,7 @@ public class LogWriter extends BackgroundLoop {
         LineQueue.Batch batch;
         sink.flushLock.lock();
         try {
-            batch = sink.queue.nextBatch(0, 0);
+            batch = sink.queue.nextBatch(0);
             if (batch.isEmpty()) {
                 return 0;
             }

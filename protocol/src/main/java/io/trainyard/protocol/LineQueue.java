@@ -3,7 +3,6 @@ package io.trainyard.protocol;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -53,23 +52,17 @@ public final class LineQueue {
     }
 
     /**
-     * The next batch after the first {@code skip} lines (those of batches already on their way), waiting up to
-     * {@code waitMillis} for a first line; empty if none came. The lines stay queued until {@link #remove}
-     * acknowledges them.
+     * The next batch, waiting up to {@code waitMillis} for a first line; empty if none came. The lines stay
+     * queued until {@link #remove} acknowledges them.
      */
-    public synchronized Batch nextBatch(int skip, long waitMillis) throws InterruptedException {
-        if (entries.size() <= skip && waitMillis > 0) {
+    public synchronized Batch nextBatch(long waitMillis) throws InterruptedException {
+        if (entries.isEmpty() && waitMillis > 0) {
             wait(waitMillis);
         }
-        List<OutputLine> lines = new ArrayList<>(Math.clamp(entries.size() - skip, 0, MAX_LINES_PER_BATCH));
+        List<OutputLine> lines = new ArrayList<>(Math.min(entries.size(), MAX_LINES_PER_BATCH));
         Map<String, Long> positions = new HashMap<>();
         long chars = 0;
-        Iterator<Entry> queued = entries.iterator();
-        for (int i = 0; i < skip && queued.hasNext(); i++) {
-            queued.next();
-        }
-        while (queued.hasNext()) {
-            Entry entry = queued.next();
+        for (Entry entry : entries) {
             int length = entry.line().text().length();
             if (lines.size() == MAX_LINES_PER_BATCH || (chars > 0 && chars + length > MAX_CHARS_PER_BATCH)) {
                 break;

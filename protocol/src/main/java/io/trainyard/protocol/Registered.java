@@ -11,9 +11,6 @@ import java.util.List;
  *     lost; any other trainer process it finds is stale and is killed
  * @param leaseMillis how long a lease lasts: an agent that heard nothing from any server for about this long
  *     kills its runs itself, before the server can declare it lost (null from servers that predate it)
- * @param logBatchesInFlight how many log batches of one run may be on their way at once: the server stores a
- *     run's batches in their order and refuses one that comes before its predecessor with 425 (null from servers
- *     that predate it, which store whatever comes: one at a time)
  */
-public record Registered(long epoch, long heartbeatIntervalMillis, List<KnownRun> runs, Long leaseMillis, Integer logBatchesInFlight) {
+public record Registered(long epoch, long heartbeatIntervalMillis, List<KnownRun> runs, Long leaseMillis) {
 }

@@ -33,11 +33,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The agent's side of the agent protocol ({@link io.trainyard.protocol}): JSON over HTTP with the agent
- * token. A 409 answer means this agent process or the run is stale ({@link StaleRunException}), a 425 that a
- * log batch came before its predecessor ({@link TooEarlyException}); anything else that is not a success (the
- * server is away, restarting, failing) is an {@link IOException}, and the reports that must arrive are retried
- * by {@link #untilDelivered}. An agent may be given several replicas of the server: after a failure (no answer,
- * or a 5xx such as a replica that lost its database) the next call goes to the next one.
+ * token. A 409 answer means this agent process or the run is stale ({@link StaleRunException}); anything
+ * else that is not a success (the server is away, restarting, failing) is an {@link IOException}, and the
+ * reports that must arrive are retried by {@link #untilDelivered}. An agent may be given several replicas of
+ * the server: after a failure (no answer, or a 5xx such as a replica that lost its database) the next call
+ * goes to the next one.
  */
 public final class ServerConnection {
 
@@ -47,7 +47,6 @@ public final class ServerConnection {
     private static final int HOST_PROBE_TIMEOUT_MILLIS = 1_000;
     private static final long FIRST_RETRY_DELAY_MILLIS = 100;
     private static final long MAX_RETRY_DELAY_MILLIS = 5_000;
-    private static final long TOO_EARLY_RETRY_MILLIS = 2;
 
     private final List<URI> agentUris;
     private final String authorization;
@@ -105,21 +104,17 @@ public final class ServerConnection {
      */
     public static <T> T untilDelivered(String what, Delivery<T> delivery) throws InterruptedException {
         Backoff backoff = new Backoff(FIRST_RETRY_DELAY_MILLIS, MAX_RETRY_DELAY_MILLIS);
-        int failures = 0;
-        while (true) {
+        for (int failures = 1; ; failures++) {
             try {
                 T delivered = delivery.send();
-                if (failures > 1) {
-                    log.info("Delivered {} after {} failed tries", what, failures);
+                if (failures > 2) {
+                    log.info("Delivered {} after {} tries", what, failures);
                 }
                 return delivered;
-            } catch (TooEarlyException e) {
-                // Its predecessor is on its way, likely committing now: no failure, and no backoff's 100 ms.
-                Thread.sleep(TOO_EARLY_RETRY_MILLIS);
             } catch (IOException e) {
                 // One failure is routine (a pooled connection closed under it); a second means the server is
                 // away: said once, then quiet until it is delivered.
-                if (++failures == 2) {
+                if (failures == 2) {
                     log.warn("Could not deliver {} yet; retrying with backoff: {}", what, e.toString());
                 }
                 backoff.pause();
@@ -183,9 +178,6 @@ public final class ServerConnection {
         int status = response.statusCode();
         if (status == 409) {
             throw new StaleRunException(new String(response.body(), StandardCharsets.UTF_8));
-        }
-        if (status == 425) {
-            throw new TooEarlyException(new String(response.body(), StandardCharsets.UTF_8));
         }
         if (status / 100 != 2) {
             if (status / 100 == 5) {

@@ -51,7 +51,6 @@ public final class AgentRun {
     private final UUID jobId;
     private final int attempt;
     private final long epoch;
-    private final int logBatchesInFlight;
     private final RunSettings settings;
     private final Supervisor supervisor;
     private final ServerConnection server;
@@ -61,16 +60,12 @@ public final class AgentRun {
     private volatile boolean stale;
     private Thread thread;
 
-    /**
-     * @param logBatchesInFlight how many of its log batches may be on their way at once (the registration says)
-     * @param onDone called when the run is over here: reported, stale, or left for a successor to re-attach
-     */
-    public AgentRun(UUID jobId, int attempt, long epoch, int logBatchesInFlight, RunSettings settings, Supervisor supervisor,
-            ServerConnection server, Consumer<AgentRun> onDone) {
+    /** @param onDone called when the run is over here: reported, stale, or left for a successor to re-attach */
+    public AgentRun(UUID jobId, int attempt, long epoch, RunSettings settings, Supervisor supervisor, ServerConnection server,
+            Consumer<AgentRun> onDone) {
         this.jobId = jobId;
         this.attempt = attempt;
         this.epoch = epoch;
-        this.logBatchesInFlight = logBatchesInFlight;
         this.settings = settings;
         this.supervisor = supervisor;
         this.server = server;
@@ -227,7 +222,7 @@ public final class AgentRun {
 
     private RunEnd follow(WorkFolder folder, List<WorkerProcess> workers, Map<String, Long> readPositions,
             long lastBatch, MetricShipper metrics, Instant startedAt, Duration timeout, List<Integer> gpus) throws InterruptedException {
-        LogShipper shipper = new LogShipper(LogShipper.toServer(server, jobId, attempt), jobId, epoch, lastBatch, logBatchesInFlight);
+        LogShipper shipper = new LogShipper(server, jobId, attempt, epoch, lastBatch);
         SystemMetricShipper usage = new SystemMetricShipper(server, jobId, attempt, epoch, startedAt, Set.copyOf(gpus),
                 workers.stream().flatMap(WorkerProcess::sampled).toList(), settings.monitor());
         List<FileTailer> tailers = new ArrayList<>();

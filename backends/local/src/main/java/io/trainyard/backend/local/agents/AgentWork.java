@@ -78,8 +78,7 @@ public class AgentWork {
                         job.getOutputs().get(TENSORBOARD_LOGS), scalarStore.readPositions(job.getId(), job.getAttempt()),
                         shippedMetrics.lastBatch(job.getId(), job.getAttempt()), AgentPlacement.of(job.getPlacement()).gpus()))
                 .toList();
-        return new Registered(epoch, properties.heartbeatInterval().toMillis(), known, properties.lease().toMillis(),
-                ShippedLogs.BATCHES_IN_FLIGHT);
+        return new Registered(epoch, properties.heartbeatInterval().toMillis(), known, properties.lease().toMillis());
     }
 
     /**

@@ -9,7 +9,6 @@ import io.trainyard.backend.BackendProtocol;
 import io.trainyard.backend.local.agents.AgentProperties;
 import io.trainyard.backend.local.agents.AgentReports;
 import io.trainyard.backend.local.agents.AgentWork;
-import io.trainyard.backend.local.agents.BatchAheadException;
 import io.trainyard.backend.local.agents.StaleAgentException;
 import io.trainyard.protocol.Ended;
 import io.trainyard.protocol.Heartbeat;
@@ -41,8 +40,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The agent protocol ({@link io.trainyard.protocol}): what agent processes call, each with its own agent token,
  * valid for its id only (checked before any of these runs, see {@code SecurityConfiguration}); what agents send
- * is checked against the protocol's constraints. A stale agent or attempt gets 409 and changes nothing; a log batch ahead of
- * its predecessor gets 425.
+ * is checked against the protocol's constraints. A stale agent or attempt gets 409 and changes nothing.
  */
 @RestController
 @BackendProtocol
@@ -87,8 +85,7 @@ public class AgentProtocolController {
     }
 
     @PostMapping("/runs/{jobId}/{attempt}/logs")
-    @Operation(summary = "A numbered batch of the run's log; a batch stored before is acknowledged again, not stored twice, and one "
-            + "that comes before its predecessor is stored gets 425, to be sent again")
+    @Operation(summary = "The next numbered batch of the run's log; a batch stored before is acknowledged again, not stored twice")
     public LogAck logs(@PathVariable String agentId, @PathVariable UUID jobId, @PathVariable int attempt,
             @RequestBody @Valid LogBatch batch) {
         return reports.logs(agentId, jobId, attempt, batch);
@@ -122,14 +119,6 @@ public class AgentProtocolController {
     ProblemDetail stale(StaleAgentException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
         problem.setTitle("Stale agent or attempt");
-        return problem;
-    }
-
-    /** A log batch ahead of the one before it: 425 Too Early, nothing stored; the agent sends it again shortly. */
-    @ExceptionHandler(BatchAheadException.class)
-    ProblemDetail ahead(BatchAheadException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_EARLY, e.getMessage());
-        problem.setTitle("Batch ahead of its predecessor");
         return problem;
     }
 }

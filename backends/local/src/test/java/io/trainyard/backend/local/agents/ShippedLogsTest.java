@@ -93,20 +93,6 @@ class ShippedLogsTest {
                 });
     }
 
-    /** Agents keep several batches on their way: one that overtakes its predecessor waits for it, stored after it. */
-    @Test
-    void aBatchAheadOfItsPredecessorIsRefusedUntilThePredecessorIsStored() {
-        reports.logs(agentId, jobId, 1, batch(1, "first"));
-
-        assertThatThrownBy(() -> reports.logs(agentId, jobId, 1, batch(3, "third")))
-                .isInstanceOf(BatchAheadException.class).hasMessageContaining("before batch 2 was stored");
-        assertThat(texts()).containsExactly("first");
-        reports.logs(agentId, jobId, 1, batch(2, "second"));
-        reports.logs(agentId, jobId, 1, batch(3, "third"));
-        assertThat(texts()).containsExactly("first", "second", "third");
-        assertThat(work.register(agentId, new Registration("test-host", List.of(), 1)).logBatchesInFlight()).isGreaterThan(1);
-    }
-
     @Test
     void theQuotaEndsTheAttemptsLogWithOneMarkerAndTellsTheAgent() {
         LogAck ack = reports.logs(agentId, jobId, 1, batch(1, IntStream.rangeClosed(1, 8).mapToObj(i -> "line " + i).toArray(String[]::new)));
