@@ -33,7 +33,7 @@ from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data.dataset import build_dataset
 from trainyard_runtime.distributed import (
     ProcessContext,
-    join_process_group,
+    join_loopback_world,
     leave_process_group,
     partition_dataset,
     share_dataset,
@@ -54,15 +54,7 @@ def status_kib(field: str) -> int:
 def join(rank: int, world_size: int, port: int) -> ProcessContext:
     if world_size == 1:
         return ProcessContext(0, 1, 0, 1, torch.device("cpu"))
-    os.environ.update(
-        MASTER_ADDR="127.0.0.1",
-        MASTER_PORT=str(port),
-        WORLD_SIZE=str(world_size),
-        RANK=str(rank),
-        LOCAL_RANK=str(rank),
-        LOCAL_WORLD_SIZE=str(world_size),
-    )
-    return join_process_group(use_cuda=False)
+    return join_loopback_world(rank, world_size, port)
 
 
 class CollectiveClock:

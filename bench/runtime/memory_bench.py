@@ -25,7 +25,7 @@ import torch.multiprocessing as mp
 from trainyard_runtime.allocator import retain_freed_memory
 from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
+from trainyard_runtime.distributed import join_loopback_world, leave_process_group, share_dataset
 from trainyard_runtime.sampler import NeighborSampler
 
 MIB = 2**20
@@ -52,16 +52,8 @@ def store_mappings(folder: Path) -> dict[str, int]:
 
 
 def worker(rank: int, world_size: int, port: int, options: argparse.Namespace, out: str) -> None:
-    os.environ.update(
-        MASTER_ADDR="127.0.0.1",
-        MASTER_PORT=str(port),
-        WORLD_SIZE=str(world_size),
-        RANK=str(rank),
-        LOCAL_RANK=str(rank),
-        LOCAL_WORLD_SIZE=str(world_size),
-    )
     retain_freed_memory()
-    context = join_process_group(use_cuda=False)
+    context = join_loopback_world(rank, world_size, port)
     try:
         private_before = status_kib("RssAnon")
         folder = Path(options.store_dir) / f"trainyard-memory-bench-{port}"

@@ -1,7 +1,5 @@
 """Data-parallel training: two gloo processes, each on its own seeds, end a step with the same parameters."""
 
-import os
-
 import torch
 import torch.multiprocessing as mp
 from jobs import free_port
@@ -9,7 +7,7 @@ from jobs import free_port
 from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
+from trainyard_runtime.distributed import join_loopback_world, leave_process_group, share_dataset
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
 from trainyard_runtime.tasks import LinkPredictionTask
@@ -17,15 +15,7 @@ from trainyard_runtime.training_loop import TrainingLoop
 
 
 def _one_step(rank: int, port: int, folder: str) -> None:
-    os.environ.update(
-        MASTER_ADDR="127.0.0.1",
-        MASTER_PORT=str(port),
-        WORLD_SIZE="2",
-        RANK=str(rank),
-        LOCAL_RANK=str(rank),
-        LOCAL_WORLD_SIZE="2",
-    )
-    context = join_process_group(use_cuda=False)
+    context = join_loopback_world(rank, 2, port)
     try:
         data_args = {"source": "planted_partition", "num_nodes": "400", "num_communities": "8"}
         dataset = share_dataset(

@@ -1,7 +1,6 @@
 """Learnable node embeddings: sparse updates touch only a batch's rows, replicas stay equal across processes,
 and link prediction on a graph without any node features learns from them alone."""
 
-import os
 from pathlib import Path
 
 import torch
@@ -11,7 +10,7 @@ from jobs import Job, free_port, task_config
 from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
+from trainyard_runtime.distributed import join_loopback_world, leave_process_group, share_dataset
 from trainyard_runtime.embeddings import NodeEmbeddings
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
@@ -42,15 +41,7 @@ def test_a_step_reads_and_writes_only_the_rows_the_batch_touched():
 
 
 def _train(rank: int, port: int, folder: str) -> None:
-    os.environ.update(
-        MASTER_ADDR="127.0.0.1",
-        MASTER_PORT=str(port),
-        WORLD_SIZE="2",
-        RANK=str(rank),
-        LOCAL_RANK=str(rank),
-        LOCAL_WORLD_SIZE="2",
-    )
-    context = join_process_group(use_cuda=False)
+    context = join_loopback_world(rank, 2, port)
     try:
         dataset = share_dataset(
             context,

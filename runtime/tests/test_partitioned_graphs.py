@@ -13,7 +13,7 @@ from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import NODE_CLASSIFICATION, TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.distributed import ProcessContext, join_process_group, leave_process_group, partition_dataset
+from trainyard_runtime.distributed import ProcessContext, join_loopback_world, leave_process_group, partition_dataset
 from trainyard_runtime.partition import PartitionedGraph, PartitionQuality, partition_nodes
 from trainyard_runtime.sampler.distributed_neighbor import DistributedNeighborSampler
 
@@ -30,15 +30,7 @@ def _dataset():
 def _sample_batches(rank: int, world_size: int, port: int, folder: str) -> None:
     """Every rank samples the same seeds with the same sampler seed; with one part, no process group."""
     if world_size > 1:
-        os.environ.update(
-            MASTER_ADDR="127.0.0.1",
-            MASTER_PORT=str(port),
-            WORLD_SIZE=str(world_size),
-            RANK=str(rank),
-            LOCAL_RANK=str(rank),
-            LOCAL_WORLD_SIZE=str(world_size),
-        )
-        context = join_process_group(use_cuda=False)
+        context = join_loopback_world(rank, world_size, port)
     else:
         context = ProcessContext(0, 1, 0, 1, torch.device("cpu"))
     try:

@@ -103,6 +103,20 @@ def join_process_group(use_cuda: bool) -> ProcessContext:
     return ProcessContext(rank, world_size, local_rank, local_world_size, device)
 
 
+def join_loopback_world(rank: int, world_size: int, port: int) -> ProcessContext:
+    """One rank of a world started by hand on this host (tests, benchmarks): the launch contract's variables,
+    as an agent sets them for its workers, then :func:`join_process_group` on the CPU."""
+    os.environ.update(
+        MASTER_ADDR="127.0.0.1",
+        MASTER_PORT=str(port),
+        WORLD_SIZE=str(world_size),
+        RANK=str(rank),
+        LOCAL_RANK=str(rank),
+        LOCAL_WORLD_SIZE=str(world_size),
+    )
+    return join_process_group(use_cuda=False)
+
+
 def leave_process_group(context: ProcessContext) -> None:
     if context.is_distributed and dist.is_initialized():
         dist.destroy_process_group()
