@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Runs {@code nvidia-smi --query-gpu=…} and answers its CSV rows, each field stripped. */
 public final class NvidiaSmi {
@@ -29,14 +32,23 @@ public final class NvidiaSmi {
     public List<String[]> query(String fields) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(command, "--query-gpu=" + fields, "--format=csv,noheader,nounits")
                 .redirectErrorStream(true).start();
+        // Read beside the wait: a hung nvidia-smi keeps its output open, and reading first would wait for ever.
+        FutureTask<byte[]> output = new FutureTask<>(process.getInputStream()::readAllBytes);
+        Thread.ofVirtual().name("nvidia-smi-output").start(output);
         try {
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IOException(command + " failed: " + output.strip());
+            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IOException(command + " did not answer within " + TIMEOUT_SECONDS + " s");
             }
-            return rows(output);
+            String text = new String(output.get(TIMEOUT_SECONDS, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+            if (process.exitValue() != 0) {
+                throw new IOException(command + " failed: " + text.strip());
+            }
+            return rows(text);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("cannot read what " + command + " printed", e);
         } finally {
-            process.destroy();
+            // Its output closes with it, which ends the reading thread.
+            process.destroyForcibly();
         }
     }
 
