@@ -19,6 +19,7 @@ import io.trainyard.agent.run.AgentRun;
 import io.trainyard.agent.run.RunSettings;
 import io.trainyard.agent.run.Supervisor;
 import io.trainyard.agent.run.WorkerProcess;
+import io.trainyard.agent.system.HostMonitor;
 import io.trainyard.protocol.Assignment;
 import io.trainyard.protocol.Ended;
 import io.trainyard.protocol.Heartbeat;
@@ -60,6 +61,8 @@ public final class HostAgent {
     private final Supervisor supervisor;
     private final Map<UUID, AgentRun> runs = new ConcurrentHashMap<>();
     private volatile long epoch;
+    /** The number of the last GPU reading a heartbeat carried since registering (0: none). */
+    private long gpuReadingCarried;
     private volatile Duration heartbeatInterval = Duration.ofSeconds(2);
     private volatile Duration lease;
     private volatile long lastRenewalSentNanos = System.nanoTime();
@@ -113,8 +116,10 @@ public final class HostAgent {
                         register();
                     }
                     long sent = System.nanoTime();
-                    handle(server.heartbeat(heartbeat(), heartbeatInterval));
+                    HostMonitor.GpuReading gpus = runSettings.monitor().lastReading();
+                    handle(server.heartbeat(heartbeat(gpus), heartbeatInterval));
                     lastRenewalSentNanos = sent;
+                    gpuReadingCarried = gpus.number();
                     if (failures > 0) {
                         log.warn("Agent {} reaches the server again after {} failed tries", settings.agentId(), failures);
                         failures = 0;
@@ -146,6 +151,7 @@ public final class HostAgent {
         heartbeatInterval = Duration.ofMillis(registered.heartbeatIntervalMillis());
         lease = registered.leaseMillis() == null ? null : Duration.ofMillis(registered.leaseMillis());
         epoch = registered.epoch();
+        gpuReadingCarried = 0;
         if (lease == null) {
             supervisor.fence().remove();
         } else {
@@ -196,10 +202,12 @@ public final class HostAgent {
         return Math.max(lastRenewalSentNanos, server.lastAnswerNanos()) + currentLease.minus(heartbeatInterval).toNanos();
     }
 
-    private Heartbeat heartbeat() {
+    /** @param gpus the GPUs' last reading: carried if no heartbeat has yet (the server keeps the last one it got) */
+    private Heartbeat heartbeat(HostMonitor.GpuReading gpus) {
         List<UUID> running = List.copyOf(runs.keySet());
         List<UUID> cancelling = runs.values().stream().filter(AgentRun::isCancelling).map(AgentRun::jobId).toList();
-        return new Heartbeat(epoch, running, cancelling, runSettings.monitor().samplesGpus() ? runSettings.monitor().gpus() : null);
+        boolean fresh = runSettings.monitor().samplesGpus() && gpus.number() > gpuReadingCarried;
+        return new Heartbeat(epoch, running, cancelling, fresh ? gpus.gpus() : null);
     }
 
     private void handle(Work work) {

@@ -21,7 +21,7 @@ public final class HostMonitor {
 
     private final NvidiaSmi nvidiaSmi;
     private final Duration interval;
-    private volatile List<GpuSample> last = List.of();
+    private volatile GpuReading last = new GpuReading(0, List.of());
     private Thread thread;
 
     /** @param nvidiaSmi null: the host's GPUs are not sampled */
@@ -39,8 +39,19 @@ public final class HostMonitor {
         return nvidiaSmi != null;
     }
 
+    /**
+     * A sample of every GPU of the host, numbered in the order taken, so a heartbeat carries only one it has not
+     * carried yet: number 0 and no GPUs before the first; no GPUs while they cannot be sampled.
+     */
+    public record GpuReading(long number, List<GpuSample> gpus) {
+    }
+
     /** Every GPU of the host at the last sample; none before the first, or while they cannot be sampled. */
     public List<GpuSample> gpus() {
+        return last.gpus();
+    }
+
+    public GpuReading lastReading() {
         return last;
     }
 
@@ -61,7 +72,7 @@ public final class HostMonitor {
         try {
             while (true) {
                 try {
-                    last = parse(nvidiaSmi.query(FIELDS));
+                    last = new GpuReading(last.number() + 1, parse(nvidiaSmi.query(FIELDS)));
                     if (failing) {
                         log.info("{} answers again: GPU samples resume", nvidiaSmi.command());
                         failing = false;
@@ -71,7 +82,9 @@ public final class HostMonitor {
                         log.warn("Cannot sample the GPUs ({}); retrying each interval", e.getMessage());
                         failing = true;
                     }
-                    last = List.of();
+                    if (!last.gpus().isEmpty()) {
+                        last = new GpuReading(last.number() + 1, List.of());
+                    }
                 }
                 Thread.sleep(interval);
             }

@@ -1,11 +1,17 @@
 package io.trainyard.agent.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 
 import io.trainyard.protocol.GpuSample;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Reading what nvidia-smi and /proc print, as the real ones print it. */
 class SystemSamplingTest {
@@ -44,5 +50,30 @@ class SystemSamplingTest {
 
         assertThat(usage.cpuSeconds()).isPositive();
         assertThat(usage.rssBytes()).isGreaterThan(1L << 20);
+    }
+
+    /**
+     * Heartbeats carry a GPU reading only once (every 2 s, samples every 5 s): each new reading is numbered, and GPUs
+     * that stop answering make one empty reading, not one per try.
+     */
+    @Test
+    void eachReadingIsNumberedAndGpusThatStopAnsweringAreOneEmptyReading(@TempDir Path folder) throws Exception {
+        Path standIn = folder.resolve("nvidia-smi");
+        Files.writeString(standIn, "#!/bin/sh\necho '0, 42, 1024, 70.5, 33'\n");
+        Files.setPosixFilePermissions(standIn, PosixFilePermissions.fromString("rwx------"));
+        HostMonitor monitor = new HostMonitor(new NvidiaSmi(standIn.toString()), Duration.ofMillis(20));
+        monitor.start();
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> monitor.lastReading().number() >= 3);
+            assertThat(monitor.lastReading().gpus()).singleElement().satisfies(gpu -> assertThat(gpu.utilizationPercent()).isEqualTo(42.0));
+
+            Files.writeString(standIn, "#!/bin/sh\necho 'NVIDIA-SMI has failed'\nexit 9\n");
+            await().atMost(Duration.ofSeconds(10)).until(() -> monitor.lastReading().gpus().isEmpty());
+            long empty = monitor.lastReading().number();
+            Thread.sleep(200);
+            assertThat(monitor.lastReading().number()).isEqualTo(empty);
+        } finally {
+            monitor.stop();
+        }
     }
 }
