@@ -53,6 +53,7 @@ __all__ = [
     "FollowJobLogs200ResponseOneOf",
     "FollowJobLogs200ResponseOneOf1",
     "FollowJobLogs200ResponseOneOf2",
+    "HostShare",
     "Job",
     "JobConfigsView",
     "JobEvent",
@@ -127,6 +128,7 @@ from trainyard_client.models.follow_job_logs200_response import FollowJobLogs200
 from trainyard_client.models.follow_job_logs200_response_one_of import FollowJobLogs200ResponseOneOf as FollowJobLogs200ResponseOneOf
 from trainyard_client.models.follow_job_logs200_response_one_of1 import FollowJobLogs200ResponseOneOf1 as FollowJobLogs200ResponseOneOf1
 from trainyard_client.models.follow_job_logs200_response_one_of2 import FollowJobLogs200ResponseOneOf2 as FollowJobLogs200ResponseOneOf2
+from trainyard_client.models.host_share import HostShare as HostShare
 from trainyard_client.models.job import Job as Job
 from trainyard_client.models.job_configs_view import JobConfigsView as JobConfigsView
 from trainyard_client.models.job_event import JobEvent as JobEvent

@@ -27,6 +27,7 @@ from trainyard_client.models.follow_job_logs200_response import FollowJobLogs200
 from trainyard_client.models.follow_job_logs200_response_one_of import FollowJobLogs200ResponseOneOf
 from trainyard_client.models.follow_job_logs200_response_one_of1 import FollowJobLogs200ResponseOneOf1
 from trainyard_client.models.follow_job_logs200_response_one_of2 import FollowJobLogs200ResponseOneOf2
+from trainyard_client.models.host_share import HostShare
 from trainyard_client.models.job import Job
 from trainyard_client.models.job_configs_view import JobConfigsView
 from trainyard_client.models.job_event import JobEvent

@@ -19,19 +19,21 @@ import json
 
 from pydantic import ConfigDict, Field, StrictInt, StrictStr
 from typing import Any, ClassVar, Dict, List
+from trainyard_client.models.host_share import HostShare
 from trainyard_client.models.placement import Placement
 from typing import Optional, Set
 from typing_extensions import Self
 
 class OnAgent(Placement):
     """
-    All of a job's workers on one agent, one GPU each or on CPU slots
+    Where a job's workers run: one agent, one GPU each or on CPU slots; a job spread over several agents starts there (rank 0) and goes on on moreHosts
     """ # noqa: E501
     cpu_slots: StrictInt = Field(alias="cpuSlots")
     device: StrictStr
     gpus: List[StrictInt]
+    more_hosts: List[HostShare] = Field(description="The other agents of a job spread over several, in rank order; empty when it runs on one", alias="moreHosts")
     node: StrictStr
-    __properties: ClassVar[List[str]] = ["kind", "cpuSlots", "device", "gpus", "node"]
+    __properties: ClassVar[List[str]] = ["kind", "cpuSlots", "device", "gpus", "moreHosts", "node"]
 
     model_config = ConfigDict(
         populate_by_name=True,
@@ -72,6 +74,13 @@ class OnAgent(Placement):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # override the default output from pydantic by calling `to_dict()` of each item in more_hosts (list)
+        _items = []
+        if self.more_hosts:
+            for _item_more_hosts in self.more_hosts:
+                if _item_more_hosts:
+                    _items.append(_item_more_hosts.to_dict())
+            _dict['moreHosts'] = _items
         return _dict
 
     @classmethod
@@ -88,6 +97,7 @@ class OnAgent(Placement):
             "cpuSlots": obj.get("cpuSlots"),
             "device": obj.get("device"),
             "gpus": obj.get("gpus"),
+            "moreHosts": [HostShare.from_dict(_item) for _item in obj["moreHosts"]] if obj.get("moreHosts") is not None else None,
             "node": obj.get("node")
         })
         return _obj

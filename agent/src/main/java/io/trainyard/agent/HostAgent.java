@@ -225,6 +225,14 @@ public final class HostAgent {
                 reportCancelledBeforeStart(cancel);
             }
         }
+        for (UUID settled : work.settled()) {
+            AgentRun run = runs.get(settled);
+            if (run != null) {
+                log.warn("Job {} attempt {} was settled without this agent (another of its hosts ended it); killing its "
+                        + "processes here", settled, run.attempt());
+                run.killAsStale();
+            }
+        }
     }
 
     /** A job cancelled before this agent started it has nothing to stop. */

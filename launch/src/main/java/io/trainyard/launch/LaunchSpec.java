@@ -66,16 +66,27 @@ public record LaunchSpec(String jobName, JobFiles files, TrainerProgram program,
      * @param masterPort the rendezvous port, or a note saying when it is picked (a dry run)
      */
     public List<WorkerLaunch> workers(int workers, String masterAddr, String masterPort) {
+        return workers(HostRanks.wholeWorld(workers), masterAddr, masterPort);
+    }
+
+    /**
+     * One host's share of a job spread over several: ranks {@code firstRank ..} of the world, which meets at the
+     * first host's {@code masterAddr:masterPort}; {@code LOCAL_RANK} counts from 0 on each host and
+     * {@code GROUP_RANK} numbers the hosts, as torchrun sets them.
+     */
+    public List<WorkerLaunch> workers(HostRanks host, String masterAddr, String masterPort) {
         List<String> argv = argv();
-        List<WorkerLaunch> launches = new ArrayList<>(workers);
-        for (int rank = 0; rank < workers; rank++) {
+        List<WorkerLaunch> launches = new ArrayList<>(host.workers());
+        for (int localRank = 0; localRank < host.workers(); localRank++) {
+            int rank = host.firstRank() + localRank;
             Map<String, String> env = giglEnvironment();
             env.put("MASTER_ADDR", masterAddr);
             env.put("MASTER_PORT", masterPort);
-            env.put("WORLD_SIZE", Integer.toString(workers));
+            env.put("WORLD_SIZE", Integer.toString(host.worldSize()));
             env.put("RANK", Integer.toString(rank));
-            env.put("LOCAL_RANK", Integer.toString(rank));
-            env.put("LOCAL_WORLD_SIZE", Integer.toString(workers));
+            env.put("LOCAL_RANK", Integer.toString(localRank));
+            env.put("LOCAL_WORLD_SIZE", Integer.toString(host.workers()));
+            env.put("GROUP_RANK", Integer.toString(host.hostIndex()));
             launches.add(new WorkerLaunch(rank, argv, env));
         }
         return launches;

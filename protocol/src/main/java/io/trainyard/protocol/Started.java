@@ -9,8 +9,10 @@ import jakarta.validation.constraints.NotBlank;
  *
  * @param runState what finds them again after a restart (the agent's own JSON; the server keeps it as is)
  * @param outputs where the job's outputs land on this host, by trainedModelMetadata field, as URIs
+ * @param rendezvous where the processes meet ({@code host:port}): the other hosts of a job that spans several
+ *     are sent there
  */
-public record Started(long epoch, @NotBlank String runState, Map<String, String> outputs) {
+public record Started(long epoch, @NotBlank String runState, Map<String, String> outputs, String rendezvous) {
 
     public Started {
         outputs = outputs == null ? Map.of() : outputs;

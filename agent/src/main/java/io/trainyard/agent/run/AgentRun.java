@@ -148,6 +148,7 @@ public final class AgentRun {
         WorkFolder folder = WorkFolder.of(settings.dataDir(), jobId);
         List<WorkerProcess> started = new ArrayList<>();
         Map<String, String> outputs;
+        String rendezvous;
         try {
             // A folder of this attempt is left from a start that was never reported (its processes were
             // killed as strays at registration): start afresh.
@@ -160,8 +161,10 @@ public final class AgentRun {
             TrainerOutputs.clear(settings.sandbox().deletable(folder, TrainerOutputs.resolveAll(spec.outputsToClear(), folder)));
             settings.sandbox().prepare(folder);
             outputs = TrainerOutputs.uris(assignment.program().outputs(), folder);
+            rendezvous = assignment.rendezvous() != null ? assignment.rendezvous()
+                    : settings.invocation().masterAddr() + ":" + freePort();
             List<WorkerLaunch> workers = settings.invocation().workers(jobId, attempt, spec, assignment.gpus(),
-                    assignment.workers(), freePort());
+                    assignment.ranks(), rendezvous);
             List<String> sandbox = settings.sandbox().command(folder, attempt);
             for (WorkerLaunch worker : workers) {
                 started.add(WorkerProcess.spawn(supervisor, sandbox, worker, folder, attempt));
@@ -176,7 +179,7 @@ public final class AgentRun {
         StartedAck ack;
         try {
             ack = ServerConnection.untilDelivered("the start of job " + jobId,
-                    () -> server.started(jobId, attempt, new Started(epoch, runState, outputs)));
+                    () -> server.started(jobId, attempt, new Started(epoch, runState, outputs, rendezvous)));
         } catch (StaleRunException e) {
             started.forEach(worker -> worker.signalGroup("KILL"));
             throw e;
@@ -184,7 +187,8 @@ public final class AgentRun {
         if (ack.cancelling()) {
             cancelRequested = true;
         }
-        MetricShipper metrics = metricShipper(outputs.get(TENSORBOARD_LOGS), Map.of(), 0);
+        // Rank 0 writes the job's TensorBoard scalars: its host ships them.
+        MetricShipper metrics = assignment.ranks().firstRank() == 0 ? metricShipper(outputs.get(TENSORBOARD_LOGS), Map.of(), 0) : null;
         return follow(folder, started, Map.of(), 0, metrics, Instant.now(), Duration.ofSeconds(assignment.timeoutSeconds()),
                 assignment.gpus());
     }

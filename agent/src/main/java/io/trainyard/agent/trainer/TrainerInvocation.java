@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.trainyard.launch.HostRanks;
 import io.trainyard.launch.LaunchSpec;
 import io.trainyard.launch.WorkerLaunch;
 
@@ -17,7 +18,8 @@ import io.trainyard.launch.WorkerLaunch;
  * all and picks its own by {@code LOCAL_RANK}, as under torchrun), unbuffered Python output for the log
  * shipper, the job and attempt, and the trainer path.
  *
- * @param masterAddr the torch.distributed rendezvous address (this host's)
+ * @param masterAddr the torch.distributed rendezvous address of the jobs whose first host this is (this host's
+ *     address as the other hosts reach it)
  * @param trainerPath folders put first on the trainers' {@code PATH}, e.g. the runtime's virtual environment,
  *     so a command like {@code python -m trainyard_runtime.train} finds it; empty: the agent's own PATH
  */
@@ -29,13 +31,16 @@ public record TrainerInvocation(String masterAddr, List<Path> trainerPath) {
 
     /**
      * @param gpus the job's GPUs on this host; empty on CPU slots
-     * @param masterPort the rendezvous port, or null in a dry run (it is picked at launch)
+     * @param ranks the ranks of the job's world this host runs
+     * @param rendezvous where the world meets ({@code host:port}), or null in a dry run (the port is picked at launch)
      */
-    public List<WorkerLaunch> workers(UUID jobId, int attempt, LaunchSpec spec, List<Integer> gpus, int workerCount,
-            Integer masterPort) {
-        List<WorkerLaunch> workers = new ArrayList<>(workerCount);
-        for (WorkerLaunch worker : spec.workers(workerCount, masterAddr,
-                masterPort == null ? "(a free port, picked at launch)" : masterPort.toString())) {
+    public List<WorkerLaunch> workers(UUID jobId, int attempt, LaunchSpec spec, List<Integer> gpus, HostRanks ranks,
+            String rendezvous) {
+        int colon = rendezvous == null ? -1 : rendezvous.lastIndexOf(':');
+        String address = colon < 0 ? masterAddr : rendezvous.substring(0, colon);
+        String port = colon < 0 ? "(a free port, picked at launch)" : rendezvous.substring(colon + 1);
+        List<WorkerLaunch> workers = new ArrayList<>(ranks.workers());
+        for (WorkerLaunch worker : spec.workers(ranks, address, port)) {
             Map<String, String> env = new LinkedHashMap<>(worker.environment());
             env.put("CUDA_VISIBLE_DEVICES", String.join(",", gpus.stream().map(String::valueOf).toList()));
             env.put("PYTHONUNBUFFERED", "1");

@@ -1,5 +1,6 @@
 package io.trainyard.backend.local;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import io.trainyard.backend.local.agents.TrainerPrograms;
 import io.trainyard.backend.local.placement.AgentCapacity;
 import io.trainyard.backend.local.placement.AgentPlacement;
 import io.trainyard.backend.local.placement.Demand;
+import io.trainyard.backend.local.placement.HostShare;
 import io.trainyard.backend.local.placement.Placer;
 import io.trainyard.backend.local.placement.PoolCapacity;
 import io.trainyard.core.TrainyardProperties;
@@ -28,11 +30,12 @@ import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
 import io.trainyard.launch.LaunchSpec;
+import io.trainyard.validation.InvalidRequestException;
 import org.springframework.stereotype.Component;
 
 /**
- * The pool of agents as a backend: {@code localTrainerConfig} jobs are placed on an agent (all workers on
- * one, best fit, decided from PostgreSQL) and handed to it at its next heartbeat, which this backend cuts
+ * The pool of agents as a backend: {@code localTrainerConfig} jobs are placed on agents (all workers at once: on
+ * one agent, best fit, or spread over several; decided from PostgreSQL) and handed to it at its next heartbeat, which this backend cuts
  * short. The agents run the trainers and report back ({@link io.trainyard.backend.local.agents.AgentReports});
  * after a server restart they re-attach to their runs themselves, so there is nothing for the server to
  * recover.
@@ -43,7 +46,7 @@ public class LocalBackend implements Backend {
     public static final String NAME = LocalRuns.BACKEND;
     public static final BackendDescription DESCRIPTION = new BackendDescription(NAME,
             "The pool of Trainyard agents: trainers as supervised processes on GPUs or CPU slots",
-            List.of(TrainerResource.Local.KIND), true, false, false, AgentPlacement.KIND, AgentPlacement.class, List.of("tensorboard"));
+            List.of(TrainerResource.Local.KIND), true, true, false, AgentPlacement.KIND, AgentPlacement.class, List.of("tensorboard"));
 
     private final TrainyardProperties trainyard;
     private final LocalBackendProperties properties;
@@ -73,18 +76,25 @@ public class LocalBackend implements Backend {
         return Map.of("tensorboard", "/jobs/" + job.getId() + "/tensorboard/");
     }
 
-    /** Outputs must be local, and the trainer command must split into words; the pool is not consulted. */
+    /**
+     * Outputs must be local, the trainer command must split into words, and workers spread over {@code nodes} hosts
+     * must divide evenly; the pool is not consulted.
+     */
     @Override
     public void validate(Job job) {
         HostProcesses.validate(job, NAME);
+        if (job.getNodes() > 1 && job.getSlots() % job.getNodes() != 0) {
+            throw new InvalidRequestException("nodes", job.getSlots() + " workers do not divide evenly over " + job.getNodes()
+                    + " hosts");
+        }
     }
 
-    /** The plan on the agent the job would go to now, or could ever go to; the paths are as on this server's host. */
+    /** The plan on the agents the job would go to now, or could ever go to; the paths are as on this server's host. */
     @Override
     public LaunchPlan plan(Job job) {
         validate(job);
         WorkFolder folder = folder(job.getId());
-        Demand demand = new Demand(job.getSlots(), job.isRequireGpus());
+        Demand demand = demand(job);
         List<AgentCapacity> agents = pool.activeAgents();
         PlacementDecision decision = Placer.place(demand, agents);
         AgentPlacement shape = switch (decision) {
@@ -93,10 +103,15 @@ public class LocalBackend implements Backend {
                     .filter(Objects::nonNull).findFirst().orElse(null);
             case PlacementDecision.Never never -> null;
         };
-        List<Integer> gpus = shape == null ? List.of() : shape.gpus();
-        LaunchSpec spec = new LaunchSpec(job.getJobName(), folder.files(), programs.of(job), !gpus.isEmpty());
-        List<LaunchPlan.Worker> workers = properties.trainerInvocation().workers(job.getId(), 1, spec, gpus, job.getSlots(), null)
-                .stream().map(worker -> new LaunchPlan.Worker(worker.rank(), worker.argv(), worker.environment())).toList();
+        List<HostShare> hosts = shape == null ? List.of(new HostShare("", List.of(), 0, 0, job.getSlots()))
+                : shape.hosts(job.getSlots());
+        List<LaunchPlan.Worker> workers = new ArrayList<>();
+        for (int host = 0; host < hosts.size(); host++) {
+            HostShare share = hosts.get(host);
+            LaunchSpec spec = new LaunchSpec(job.getJobName(), folder.files(), programs.of(job), !share.gpus().isEmpty());
+            properties.trainerInvocation().workers(job.getId(), 1, spec, share.gpus(), share.ranks(job.getSlots(), host), null)
+                    .forEach(worker -> workers.add(new LaunchPlan.Worker(worker.rank(), worker.argv(), worker.environment())));
+        }
         Map<String, Object> placement = new LinkedHashMap<>();
         placement.put("workers", job.getSlots());
         switch (decision) {
@@ -107,6 +122,9 @@ public class LocalBackend implements Backend {
                 placement.put("device", shape.device());
                 placement.put("gpus", shape.gpus());
                 placement.put("cpuSlots", shape.cpuSlots());
+                if (shape.spansHosts()) {
+                    placement.put("moreHosts", shape.moreHosts());
+                }
                 if (decision instanceof PlacementDecision.Wait wait) {
                     placement.put("waiting", wait.reason());
                 }
@@ -140,30 +158,39 @@ public class LocalBackend implements Backend {
                 if (agents == null) {
                     agents = pool.activeAgents();
                 }
-                PlacementDecision decision = Placer.place(new Demand(job.getSlots(), job.isRequireGpus()), agents);
+                PlacementDecision decision = Placer.place(demand(job), agents);
                 if (decision instanceof PlacementDecision.Placed placed) {
-                    agents.stream().filter(agent -> agent.agentId().equals(placed.node())).findFirst()
-                            .orElseThrow().take(AgentPlacement.of(placed.placement()));
+                    Placer.take(agents, AgentPlacement.of(placed.placement()), job.getSlots());
                 }
                 return decision;
             }
         };
     }
 
-    /** The claim is committed: the agent learns of it at its heartbeat, which is woken now. */
+    /**
+     * The claim is committed: the agent learns of it at its heartbeat, which is woken now. The other hosts of a job
+     * spanning several learn of theirs once the first host reported where the job's world meets.
+     */
     @Override
     public void launch(Job job) {
         agentWork.wake(job.getNodeId());
     }
 
+    /** Wakes the heartbeat of every host of the job, to be told to stop it. */
     @Override
     public void requestCancel(UUID jobId) {
-        jobs.findById(jobId).map(Job::getNodeId).ifPresent(agentWork::wake);
+        jobs.findById(jobId).filter(job -> job.getPlacement() != null)
+                .ifPresent(job -> AgentPlacement.of(job.getPlacement()).hosts(job.getSlots())
+                        .forEach(share -> agentWork.wake(share.node())));
     }
 
     /** Agents re-attach to their runs when they register again; the server holds no run of its own. */
     @Override
     public void recover(List<Job> activeJobsOfThisNode) {
+    }
+
+    private static Demand demand(Job job) {
+        return new Demand(job.getSlots(), job.isRequireGpus(), job.getNodes());
     }
 
     private WorkFolder folder(UUID jobId) {

@@ -38,9 +38,11 @@ public class AgentRegistry {
     private final JobTransitions transitions;
     private final AgentProperties properties;
     private final JsonMapper json;
+    private final LocalRuns runs;
 
     public AgentRegistry(AgentRepository agents, JobRepository jobs, JobTransitions transitions,
-            AgentProperties properties, JsonMapper json) {
+            AgentProperties properties, JsonMapper json, LocalRuns runs) {
+        this.runs = runs;
         this.agents = agents;
         this.jobs = jobs;
         this.transitions = transitions;
@@ -80,11 +82,13 @@ public class AgentRegistry {
         List<Agent> expired = agents.lockExpired(STALE_REPLICA.toMillis() / 1000.0, leaseSeconds());
         for (Agent agent : expired) {
             agent.markLost();
-            List<Job> active = jobs.findByNodeIdAndStateIn(agent.getId(), JobState.ACTIVE);
+            // Its jobs, and the jobs spanning several agents it has a share of: the other hosts learn at their next
+            // heartbeat that the job is over, and kill their processes.
+            List<LocalRuns.ActiveRun> active = runs.onAgent(agent.getId());
             log.warn("Agent {} missed its lease (last heartbeat {}); failing its {} active job(s)",
                     agent.getId(), agent.getLastHeartbeatAt(), active.size());
-            for (Job job : active) {
-                transitions.finish(job.getId(), job.getAttempt(), RunOutcome.failed(FailureCause.INFRASTRUCTURE, null,
+            for (LocalRuns.ActiveRun run : active) {
+                transitions.finish(run.jobId(), run.attempt(), RunOutcome.failed(FailureCause.INFRASTRUCTURE, null,
                         "agent " + agent.getId() + " stopped renewing its lease (last heartbeat " + agent.getLastHeartbeatAt() + ")"));
             }
         }

@@ -2,11 +2,15 @@ package io.trainyard.backend.local.agents;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.trainyard.backend.local.placement.AgentPlacement;
+import io.trainyard.backend.local.placement.HostShare;
 import io.trainyard.follow.JobWakeUps;
 import io.trainyard.job.FailureCause;
 import io.trainyard.job.Job;
@@ -31,7 +35,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * What agents report about their runs: started, log, metric and system metric batches, ended. Each report is fenced twice: the
  * agent's epoch must be its current one (a replaced or lost agent process changes nothing) and the attempt
- * must be the job's current one, placed on that agent (a stale run cannot touch a newer attempt).
+ * must be the job's current one, placed on that agent (a stale run cannot touch a newer attempt). A job spanning
+ * several agents gets the reports of each; its lines all go into the job's one numbered log.
  */
 @Service
 public class AgentReports {
@@ -44,11 +49,15 @@ public class AgentReports {
     private final TransactionTemplate transaction;
     private final Timer dispatchLatency;
     private final JdbcClient jdbc;
+    private final GangHosts gangHosts;
+    private final AgentWork agentWork;
 
     public AgentReports(JobRepository jobs, JobTransitions transitions, ShippedLogs shippedLogs,
             ShippedMetrics shippedMetrics, JobWakeUps wakeUps, PlatformTransactionManager transactionManager, MeterRegistry registry,
-            JdbcClient jdbc) {
+            JdbcClient jdbc, GangHosts gangHosts, AgentWork agentWork) {
         this.jdbc = jdbc;
+        this.gangHosts = gangHosts;
+        this.agentWork = agentWork;
         this.jobs = jobs;
         this.transitions = transitions;
         this.shippedLogs = shippedLogs;
@@ -60,46 +69,82 @@ public class AgentReports {
                 .publishPercentiles(0.5, 0.99).register(registry);
     }
 
+    /**
+     * The host's processes are started. The first host's start makes the job RUNNING; on a job spanning hosts it also
+     * tells where the world meets, and the other hosts are woken to start theirs.
+     */
     public StartedAck started(String agentId, UUID jobId, int attempt, Started started) {
-        return transaction.execute(status -> {
-            Job job = lockCurrent(agentId, started.epoch(), jobId, attempt);
+        List<String> toWake = new ArrayList<>();
+        StartedAck ack = transaction.execute(status -> {
+            int host = lockCurrentRun(agentId, started.epoch(), jobId, attempt);
+            Job job = jobs.findById(jobId).orElseThrow();
+            AgentPlacement placement = AgentPlacement.of(job.getPlacement());
+            if (placement.spansHosts()) {
+                gangHosts.started(jobId, attempt, host, agentId, started.runState(), host == 0 ? started.rendezvous() : null);
+            }
+            if (host > 0) {
+                return new StartedAck(job.getState() == JobState.CANCELLING);
+            }
             Instant claimedAt = job.getState() == JobState.STARTING ? job.getUpdatedAt() : null;
             JobState now = transitions.markRunning(jobId, attempt, started.runState(), started.outputs())
                     .orElseThrow();
             if (claimedAt != null) {
                 dispatchLatency.record(Duration.between(claimedAt, Instant.now()));
             }
+            placement.moreHosts().forEach(share -> toWake.add(share.node()));
             return new StartedAck(now == JobState.CANCELLING);
         });
+        toWake.forEach(agentWork::wake);
+        return ack;
     }
 
     public LogAck logs(String agentId, UUID jobId, int attempt, LogBatch batch) {
-        return storeBatch(agentId, batch.epoch(), jobId, attempt, () -> shippedLogs.accept(jobId, attempt, batch));
+        return storeBatch(agentId, batch.epoch(), jobId, attempt, host -> shippedLogs.accept(jobId, attempt, host, batch));
     }
 
     public MetricAck metrics(String agentId, UUID jobId, int attempt, MetricBatch batch) {
-        return storeBatch(agentId, batch.epoch(), jobId, attempt, () -> shippedMetrics.accept(jobId, attempt, batch));
+        return storeBatch(agentId, batch.epoch(), jobId, attempt, host -> shippedMetrics.accept(jobId, attempt, host, batch));
     }
 
     public MetricAck systemMetrics(String agentId, UUID jobId, int attempt, SystemMetricBatch batch) {
-        return storeBatch(agentId, batch.epoch(), jobId, attempt, () -> shippedMetrics.accept(jobId, attempt, batch));
+        return storeBatch(agentId, batch.epoch(), jobId, attempt, host -> shippedMetrics.accept(jobId, attempt, host, batch));
     }
 
-    /** Stores a batch of the run under the job's row lock, then wakes the job's followers. */
-    private <T> T storeBatch(String agentId, long epoch, UUID jobId, int attempt, Supplier<T> store) {
-        T ack = transaction.execute(status -> {
-            lockCurrentRun(agentId, epoch, jobId, attempt);
-            return store.get();
-        });
+    /** Stores a batch of the run (given the sender's host number) under the job's row lock, then wakes the job's followers. */
+    private <T> T storeBatch(String agentId, long epoch, UUID jobId, int attempt, IntFunction<T> store) {
+        T ack = transaction.execute(status -> store.apply(lockCurrentRun(agentId, epoch, jobId, attempt)));
         wakeUps.signal(jobId);
         return ack;
     }
 
+    /**
+     * The host's processes ended. A job on one host ends with them. A job spanning hosts succeeds once every host's
+     * processes exited 0, and ends at the first host that ends otherwise (failed, cancelled, lost): the other hosts
+     * are woken, and told at that heartbeat to kill theirs.
+     */
     public void ended(String agentId, UUID jobId, int attempt, Ended ended) {
+        List<String> toWake = new ArrayList<>();
         transaction.executeWithoutResult(status -> {
-            lockCurrentRun(agentId, ended.epoch(), jobId, attempt);
-            transitions.finish(jobId, attempt, outcome(ended.end()));
+            int host = lockCurrentRun(agentId, ended.epoch(), jobId, attempt);
+            RunOutcome outcome = outcome(ended.end());
+            Job job = jobs.findById(jobId).orElseThrow();
+            AgentPlacement placement = AgentPlacement.of(job.getPlacement());
+            if (!placement.spansHosts()) {
+                transitions.finish(jobId, attempt, outcome);
+                return;
+            }
+            List<HostShare> hosts = placement.hosts(job.getSlots());
+            if (outcome.state() == JobState.SUCCEEDED) {
+                if (gangHosts.succeeded(jobId, attempt, host) == hosts.size()) {
+                    transitions.finish(jobId, attempt, outcome);
+                }
+                return;
+            }
+            transitions.finish(jobId, attempt, new RunOutcome(outcome.state(), outcome.cause(), outcome.exitCode(),
+                    "host " + host + " of " + hosts.size() + " (agent " + agentId + "): " + outcome.message()));
+            hosts.stream().map(HostShare::node).filter(node -> !node.equals(agentId)).forEach(toWake::add);
         });
+        toWake.forEach(agentWork::wake);
     }
 
     /** What the agent saw, as the job's end state and failure cause. */
@@ -116,27 +161,25 @@ public class AgentReports {
 
     /**
      * Locks the job's row after checking that the report comes from the agent's current epoch about its current attempt,
-     * in one statement that loads nothing: a log or metric batch needs only the lock, and loading the job and the agent
-     * as entities (their JSON columns, the job's configs) was most of what the server allocated per batch while a job
-     * printed a burst.
+     * placed on that agent, in one statement that loads nothing: a log or metric batch needs only the lock, and loading
+     * the job and the agent as entities (their JSON columns, the job's configs) was most of what the server allocated
+     * per batch while a job printed a burst.
+     *
+     * @return which of the job's hosts the agent is: 0 for the job's node, then the placement's moreHosts from 1
      */
-    private void lockCurrentRun(String agentId, long epoch, UUID jobId, int attempt) {
-        boolean current = jdbc.sql("""
-                select 1 from jobs j join agents a on a.id = j.node_id
-                where j.id = ? and j.attempt = ? and j.state in ('STARTING', 'RUNNING', 'CANCELLING') and j.node_id = ?
+    private int lockCurrentRun(String agentId, long epoch, UUID jobId, int attempt) {
+        return jdbc.sql("""
+                select case when j.node_id = a.id then 0 else
+                         (select m.host from jsonb_array_elements(j.placement -> 'moreHosts') with ordinality m(share, host)
+                          where m.share ->> 'node' = a.id limit 1)::int end
+                from jobs j join agents a on a.id = ?
+                where j.id = ? and j.attempt = ? and j.state in ('STARTING', 'RUNNING', 'CANCELLING')
+                  and (j.node_id = a.id or j.placement -> 'moreHosts' @> jsonb_build_array(jsonb_build_object('node', a.id)))
                   and a.epoch = ? and a.state = 'ACTIVE'
                 for update of j""")
-                .params(jobId, attempt, agentId, epoch)
-                .query(Integer.class).optional().isPresent();
-        if (!current) {
-            throw new StaleAgentException("agent " + agentId + " epoch " + epoch + " is no longer current, or job " + jobId
-                    + " attempt " + attempt + " is no longer active on it");
-        }
-    }
-
-    /** {@link #lockCurrentRun}, then the job itself, for a report that reads it. */
-    private Job lockCurrent(String agentId, long epoch, UUID jobId, int attempt) {
-        lockCurrentRun(agentId, epoch, jobId, attempt);
-        return jobs.findById(jobId).orElseThrow();
+                .params(agentId, jobId, attempt, epoch)
+                .query(Integer.class).optional()
+                .orElseThrow(() -> new StaleAgentException("agent " + agentId + " epoch " + epoch + " is no longer current, or job "
+                        + jobId + " attempt " + attempt + " is no longer active on it"));
     }
 }

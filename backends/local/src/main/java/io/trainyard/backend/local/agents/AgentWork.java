@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.trainyard.backend.local.placement.AgentPlacement;
+import io.trainyard.backend.local.placement.HostShare;
 import io.trainyard.job.Job;
 import io.trainyard.job.JobRepository;
 import io.trainyard.job.JobState;
@@ -28,9 +30,9 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * What agents are told: at registration the runs they have, at each heartbeat the runs to start and to
- * stop. A heartbeat waits (long-poll) until there is work or the interval is over: this server wakes it the
- * moment it places or cancels a job there, and it re-reads the database every {@value #RECHECK_MILLIS} ms
+ * What agents are told: at registration the runs they have, at each heartbeat the runs to start, to stop, and to
+ * kill because they were settled without them. A heartbeat waits (long-poll) until there is work or the interval
+ * is over: this server wakes it the moment it places or cancels a job there, and it re-reads the database every {@value #RECHECK_MILLIS} ms
  * for work placed through another replica.
  */
 @Service
@@ -49,11 +51,12 @@ public class AgentWork {
     private final ScalarStore scalarStore;
     private final ShippedMetrics shippedMetrics;
     private final TrainerPrograms programs;
+    private final GangHosts gangHosts;
     private final ConcurrentHashMap<String, CompletableFuture<Void>> wakeUps = new ConcurrentHashMap<>();
 
     public AgentWork(AgentRegistry registry, AgentProperties properties, JobRepository jobs, LocalRuns runs,
             LogStore logStore, ShippedLogs shippedLogs, ScalarStore scalarStore, ShippedMetrics shippedMetrics,
-            TrainerPrograms programs) {
+            TrainerPrograms programs, GangHosts gangHosts) {
         this.registry = registry;
         this.properties = properties;
         this.jobs = jobs;
@@ -63,22 +66,32 @@ public class AgentWork {
         this.scalarStore = scalarStore;
         this.shippedMetrics = shippedMetrics;
         this.programs = programs;
+        this.gangHosts = gangHosts;
     }
 
     /** Registers the agent under a new epoch and lists the runs it had, to re-attach to. */
     @Transactional
     public Registered register(String agentId, Registration registration) {
         long epoch = registry.register(agentId, registration);
-        List<KnownRun> known = jobs.findByNodeIdAndStateIn(agentId, JobState.ACTIVE).stream()
-                .filter(job -> job.getBackend().equals(LocalRuns.BACKEND) && job.getRunState() != null)
-                .map(job -> new KnownRun(job.getId(), job.getAttempt(), job.getState() == JobState.CANCELLING,
-                        job.getRunState(), job.getStartedAt(), job.getTimeoutSeconds(),
-                        logStore.readPositions(job.getId(), job.getAttempt()),
-                        shippedLogs.lastBatch(job.getId(), job.getAttempt()),
-                        job.getOutputs().get(TENSORBOARD_LOGS), scalarStore.readPositions(job.getId(), job.getAttempt()),
-                        shippedMetrics.lastBatch(job.getId(), job.getAttempt()), AgentPlacement.of(job.getPlacement()).gpus()))
-                .toList();
+        List<KnownRun> known = new ArrayList<>();
+        for (LocalRuns.ActiveRun run : runs.onAgent(agentId)) {
+            if (run.started()) {
+                jobs.findById(run.jobId()).flatMap(job -> knownRun(job, run.host())).ifPresent(known::add);
+            }
+        }
         return new Registered(epoch, properties.heartbeatInterval().toMillis(), known, properties.lease().toMillis());
+    }
+
+    /** The host's share of a started run, with what re-attaching to it needs; the first host's follows TensorBoard. */
+    private Optional<KnownRun> knownRun(Job job, int host) {
+        Optional<String> runState = host == 0 ? Optional.ofNullable(job.getRunState())
+                : gangHosts.runState(job.getId(), job.getAttempt(), host);
+        HostShare share = AgentPlacement.of(job.getPlacement()).hosts(job.getSlots()).get(host);
+        return runState.map(state -> new KnownRun(job.getId(), job.getAttempt(), job.getState() == JobState.CANCELLING,
+                state, job.getStartedAt(), job.getTimeoutSeconds(), logStore.readPositions(job.getId(), job.getAttempt()),
+                shippedLogs.lastBatch(job.getId(), job.getAttempt(), host),
+                host == 0 ? job.getOutputs().get(TENSORBOARD_LOGS) : null, scalarStore.readPositions(job.getId(), job.getAttempt()),
+                shippedMetrics.lastBatch(job.getId(), job.getAttempt(), host), share.gpus()));
     }
 
     /**
@@ -116,24 +129,36 @@ public class AgentWork {
         }
     }
 
+    /**
+     * Runs to start here (the first host's at once; the others' once the first reported where the world meets), runs to
+     * stop, and runs the heartbeat lists that are no longer active here.
+     */
     private Work newWork(String agentId, Heartbeat heartbeat) {
         Set<UUID> running = new HashSet<>(heartbeat.running());
         Set<UUID> cancelling = new HashSet<>(heartbeat.cancelling());
         List<Assignment> assignments = new ArrayList<>();
         List<Work.Cancel> cancels = new ArrayList<>();
+        Set<UUID> settled = new HashSet<>(running);
         for (LocalRuns.ActiveRun run : runs.onAgent(agentId)) {
-            if (run.state() == JobState.STARTING && !run.started() && !running.contains(run.jobId())) {
-                jobs.findById(run.jobId()).ifPresent(job -> assignments.add(assignment(job)));
+            settled.remove(run.jobId());
+            boolean toStart = run.state() == JobState.STARTING || run.state() == JobState.RUNNING && run.host() > 0;
+            if (toStart && !run.started() && !running.contains(run.jobId())) {
+                jobs.findById(run.jobId()).flatMap(job -> assignment(job, run.host())).ifPresent(assignments::add);
             } else if (run.state() == JobState.CANCELLING && !cancelling.contains(run.jobId())) {
                 cancels.add(new Work.Cancel(run.jobId(), run.attempt()));
             }
         }
-        return new Work(assignments, cancels);
+        return new Work(assignments, cancels, List.copyOf(settled));
     }
 
-    private Assignment assignment(Job job) {
-        AgentPlacement placement = AgentPlacement.of(job.getPlacement());
-        return new Assignment(job.getId(), job.getAttempt(), job.getJobName(), job.getTaskConfig(), job.getResourceConfig(),
-                programs.of(job), placement.gpus(), job.getSlots(), job.getTimeoutSeconds());
+    private Optional<Assignment> assignment(Job job, int host) {
+        Optional<String> rendezvous = host == 0 ? Optional.empty() : gangHosts.rendezvous(job.getId(), job.getAttempt());
+        if (host > 0 && rendezvous.isEmpty()) {
+            return Optional.empty();
+        }
+        HostShare share = AgentPlacement.of(job.getPlacement()).hosts(job.getSlots()).get(host);
+        return Optional.of(new Assignment(job.getId(), job.getAttempt(), job.getJobName(), job.getTaskConfig(),
+                job.getResourceConfig(), programs.of(job), share.gpus(), share.ranks(job.getSlots(), host),
+                rendezvous.orElse(null), job.getTimeoutSeconds()));
     }
 }

@@ -28,17 +28,17 @@ public class ShippedLogs {
      * Stores a batch unless it was stored already. Must run in a transaction holding the job's row lock,
      * which keeps one batch of a job at a time (the numbering of its lines depends on the ones before).
      */
-    public LogAck accept(UUID jobId, int attempt, LogBatch batch) {
-        if (batch.batch() <= lastBatch(jobId, attempt)) {
+    public LogAck accept(UUID jobId, int attempt, int host, LogBatch batch) {
+        if (batch.batch() <= lastBatch(jobId, attempt, host)) {
             return new LogAck(batch.batch(), store.isQuotaReached(jobId, attempt));
         }
         LogStore.Appended appended = store.append(jobId, attempt, new LineQueue.Batch(batch.lines(), batch.positions()));
-        stored.record(jobId, attempt, batch.batch());
+        stored.record(jobId, attempt, host, batch.batch());
         return new LogAck(batch.batch(), appended.quotaReached());
     }
 
-    /** The number of the last batch stored for the attempt, 0 if none. */
-    public long lastBatch(UUID jobId, int attempt) {
-        return stored.last(jobId, attempt);
+    /** The number of the last batch the host ({@link GangHosts}) stored for the attempt, 0 if none. */
+    public long lastBatch(UUID jobId, int attempt, int host) {
+        return stored.last(jobId, attempt, host);
     }
 }

@@ -30,27 +30,27 @@ public class ShippedMetrics {
     }
 
     /** Stores a batch unless it was stored already. Must run in a transaction holding the job's row lock. */
-    public MetricAck accept(UUID jobId, int attempt, MetricBatch batch) {
-        if (batch.batch() <= lastBatch(jobId, attempt)) {
+    public MetricAck accept(UUID jobId, int attempt, int host, MetricBatch batch) {
+        if (batch.batch() <= lastBatch(jobId, attempt, host)) {
             return new MetricAck(batch.batch());
         }
         ingest.store(jobId, attempt, batch.series(), batch.positions(), batch.skipped());
-        stored.record(jobId, attempt, batch.batch());
+        stored.record(jobId, attempt, host, batch.batch());
         return new MetricAck(batch.batch());
     }
 
-    /** Stores a batch of samples unless it was stored already; as {@link #accept(UUID, int, MetricBatch)}. */
-    public MetricAck accept(UUID jobId, int attempt, SystemMetricBatch batch) {
-        if (batch.batch() <= storedSystem.last(jobId, attempt)) {
+    /** Stores a batch of samples unless it was stored already; as {@link #accept(UUID, int, int, MetricBatch)}. */
+    public MetricAck accept(UUID jobId, int attempt, int host, SystemMetricBatch batch) {
+        if (batch.batch() <= storedSystem.last(jobId, attempt, host)) {
             return new MetricAck(batch.batch());
         }
         systemMetrics.append(jobId, attempt, batch.series());
-        storedSystem.record(jobId, attempt, batch.batch());
+        storedSystem.record(jobId, attempt, host, batch.batch());
         return new MetricAck(batch.batch());
     }
 
-    /** The number of the last batch of scalars stored for the attempt, 0 if none. */
-    public long lastBatch(UUID jobId, int attempt) {
-        return stored.last(jobId, attempt);
+    /** The number of the last batch of scalars the host stored for the attempt, 0 if none. */
+    public long lastBatch(UUID jobId, int attempt, int host) {
+        return stored.last(jobId, attempt, host);
     }
 }

@@ -34,10 +34,32 @@ public final class AgentCapacity {
         return gpus.size();
     }
 
-    /** Marks what a running job holds as taken. */
-    public void take(AgentPlacement placement) {
-        freeGpus.removeAll(placement.gpus());
-        freeCpuSlots -= placement.cpuSlots();
+    public int freeGpuCount() {
+        return freeGpus.size();
+    }
+
+    /** Marks what a running job holds here as taken. */
+    public void take(HostShare share) {
+        freeGpus.removeAll(share.gpus());
+        freeCpuSlots -= share.cpuSlots();
+    }
+
+    /** Whether this agent can ever run {@code workers} of a gang's processes on GPUs (one each), or on CPU slots. */
+    boolean canHoldShare(int workers, boolean onGpus) {
+        return onGpus ? gpus.size() >= workers : cpuSlots > 0;
+    }
+
+    /**
+     * {@code workers} of a gang's processes from rank {@code firstRank}, here now (the lowest free GPUs, or as many CPU
+     * slots as it has up to one a worker), or null if that is not free.
+     */
+    HostShare shareNow(int workers, boolean onGpus, int firstRank) {
+        if (onGpus) {
+            return freeGpus.size() < workers ? null
+                    : new HostShare(agentId, new ArrayList<>(freeGpus).subList(0, workers), 0, firstRank, workers);
+        }
+        int slots = Math.min(workers, cpuSlots);
+        return freeCpuSlots < slots ? null : new HostShare(agentId, List.of(), slots, firstRank, workers);
     }
 
     /** What the job would take here, free or not; null if this agent can never hold it. */
@@ -68,6 +90,11 @@ public final class AgentCapacity {
     public String describeFree() {
         return gpus.isEmpty() ? freeCpuSlots + " of " + cpuSlots + " CPU slot(s) free"
                 : freeGpus.size() + " of " + gpus.size() + " GPU(s) free";
+    }
+
+    /** What stays free of the resource the share uses, once it is taken: smaller is a tighter fit. */
+    int leftoverAfter(HostShare share) {
+        return share.gpus().isEmpty() ? freeCpuSlots - share.cpuSlots() : freeGpus.size() - share.gpus().size();
     }
 
     /** What stays free of the resource the placement uses, once it is taken: smaller is a tighter fit. */

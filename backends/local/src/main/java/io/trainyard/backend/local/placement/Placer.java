@@ -6,9 +6,11 @@ import java.util.List;
 import io.trainyard.backend.PlacementDecision;
 
 /**
- * Gang placement with best fit: all of a job's workers go to one agent, the one that fits now with the
- * least left over of what the job uses (so small jobs fill partly used hosts and large ones find whole
- * ones); ties go to the agent listed first. A job that no agent can ever hold is never placeable.
+ * Gang placement with best fit: a job's workers all start at once or not at all. They go to one agent when one can
+ * ever hold them, the one that fits now with the least left over of what the job uses (so small jobs fill partly
+ * used hosts and large ones find whole ones; ties go to the agent listed first). A job that asks for {@code nodes}
+ * hosts, or that no agent could ever hold alone, is spread over several ({@link GangPlacer}). A job that the pool
+ * could never hold is never placeable.
  */
 public final class Placer {
 
@@ -19,10 +21,11 @@ public final class Placer {
         if (agents.isEmpty()) {
             return new PlacementDecision.Wait("no agent is registered");
         }
+        if (demand.nodes() > 1) {
+            return GangPlacer.spreadEvenly(demand, agents);
+        }
         if (agents.stream().allMatch(agent -> agent.shapeFor(demand) == null)) {
-            int mostGpus = agents.stream().mapToInt(AgentCapacity::gpuCount).max().orElse(0);
-            return new PlacementDecision.Never("the job requires " + demand.workers() + " GPU(s) on one host and the "
-                    + "largest host has " + mostGpus);
+            return GangPlacer.spreadOverFewest(demand, agents);
         }
         AgentPlacement best = null;
         int bestLeftover = Integer.MAX_VALUE;
@@ -35,6 +38,13 @@ public final class Placer {
         }
         return best == null ? new PlacementDecision.Wait(waitingReason(demand, agents))
                 : new PlacementDecision.Placed(best.node(), best.tagged());
+    }
+
+    /** Takes what a placed or running job holds out of the agents' free capacity. */
+    public static void take(List<AgentCapacity> agents, AgentPlacement placement, int workers) {
+        for (HostShare share : placement.hosts(workers)) {
+            agents.stream().filter(agent -> agent.agentId().equals(share.node())).findFirst().ifPresent(agent -> agent.take(share));
+        }
     }
 
     /** What the job needs, and what the agent that could hold it with the most free has now. */

@@ -37,12 +37,10 @@ public class PoolCapacity {
                         agent.getCpuSlots()));
             }
         }
-        for (LocalRuns.ActivePlacement active : runs.placements()) {
-            AgentCapacity agent = byId.get(active.placement().node());
-            if (agent != null) {
-                agent.take(active.placement());
-            }
+        List<AgentCapacity> active = new ArrayList<>(byId.values());
+        for (LocalRuns.ActivePlacement running : runs.placements()) {
+            Placer.take(active, running.placement(), running.workers());
         }
-        return new ArrayList<>(byId.values());
+        return active;
     }
 }

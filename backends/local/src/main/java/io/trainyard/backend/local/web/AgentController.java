@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.backend.local.agents.Agent;
 import io.trainyard.backend.local.agents.AgentRegistry;
 import io.trainyard.backend.local.agents.LocalRuns;
+import io.trainyard.backend.local.placement.HostShare;
 import io.trainyard.protocol.Gpu;
 import io.trainyard.protocol.GpuSample;
 import io.trainyard.security.ProjectAccess;
@@ -38,22 +39,31 @@ public class AgentController {
             summary = "Every agent: GPUs (free or held by which job), CPU slots, running jobs, last heartbeat and lease",
             description = "Jobs of projects the caller may not see show as held capacity, without their id or name.")
     public List<AgentView> list() {
-        Map<String, List<LocalRuns.ActivePlacement>> activeByNode = runs.placements().stream()
-                .collect(Collectors.groupingBy(active -> active.placement().node()));
-        return registry.all().stream().map(agent -> view(agent, activeByNode.getOrDefault(agent.getId(), List.of()))).toList();
+        Map<String, List<Held>> heldByNode = new HashMap<>();
+        for (LocalRuns.ActivePlacement active : runs.placements()) {
+            for (HostShare share : active.placement().hosts(active.workers())) {
+                heldByNode.computeIfAbsent(share.node(), node -> new ArrayList<>()).add(new Held(active, share));
+            }
+        }
+        return registry.all().stream().map(agent -> view(agent, heldByNode.getOrDefault(agent.getId(), List.of()))).toList();
     }
 
-    private AgentView view(Agent agent, List<LocalRuns.ActivePlacement> running) {
+    /** An active job's share of one agent. */
+    private record Held(LocalRuns.ActivePlacement job, HostShare share) {
+    }
+
+    private AgentView view(Agent agent, List<Held> held) {
         Map<Integer, AgentView.RunningJob> gpuHolders = new HashMap<>();
         List<AgentView.RunningJob> jobs = new ArrayList<>();
         int cpuSlotsUsed = 0;
-        for (LocalRuns.ActivePlacement active : running) {
+        for (Held share : held) {
+            LocalRuns.ActivePlacement active = share.job();
             AgentView.RunningJob job = access.canSee(active.project())
-                    ? new AgentView.RunningJob(active.jobId(), active.jobName(), active.workers())
-                    : new AgentView.RunningJob(null, null, active.workers());
+                    ? new AgentView.RunningJob(active.jobId(), active.jobName(), share.share().workers())
+                    : new AgentView.RunningJob(null, null, share.share().workers());
             jobs.add(job);
-            active.placement().gpus().forEach(gpu -> gpuHolders.put(gpu, job));
-            cpuSlotsUsed += active.placement().cpuSlots();
+            share.share().gpus().forEach(gpu -> gpuHolders.put(gpu, job));
+            cpuSlotsUsed += share.share().cpuSlots();
         }
         Map<Integer, GpuSample> samples = agent.getGpuSamples() == null ? Map.of()
                 : agent.getGpuSamples().stream().collect(Collectors.toMap(GpuSample::index, sample -> sample, (first, second) -> second));

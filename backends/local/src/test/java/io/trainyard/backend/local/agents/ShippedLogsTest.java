@@ -72,7 +72,7 @@ class ShippedLogsTest {
         epoch = work.register(agentId, new Registration("test-host", List.of(), 1)).epoch();
         jobId = transitions.createAll(List.of(TestJobs.job("shipped", LocalRuns.BACKEND, 1, 1))).getFirst().getId();
         await().atMost(Duration.ofSeconds(10)).until(() -> agentId.equals(queries.get(jobId).getNodeId()));
-        reports.started(agentId, jobId, 1, new Started(epoch, "{\"workers\":[]}", Map.of()));
+        reports.started(agentId, jobId, 1, new Started(epoch, "{\"workers\":[]}", Map.of(), null));
     }
 
     @Test
@@ -83,7 +83,7 @@ class ShippedLogsTest {
 
         assertThat(again.batch()).isEqualTo(1);
         assertThat(texts()).containsExactly("first", "second");
-        assertThat(shippedLogs.lastBatch(jobId, 1)).isEqualTo(2);
+        assertThat(shippedLogs.lastBatch(jobId, 1, 0)).isEqualTo(2);
         assertThat(logStore.readPositions(jobId, 1)).containsEntry("rank-0.stdout", 2L * 100);
         // A restarted agent learns where to resume: after batch 2, at the stored positions.
         assertThat(work.register(agentId, new Registration("test-host", List.of(), 1)).runs())
