@@ -7,7 +7,7 @@ from jobs import free_port
 from trainyard_runtime.config.split_fractions import SplitFractions
 from trainyard_runtime.config.trainer_args import TrainerArgs
 from trainyard_runtime.data.dataset import build_dataset
-from trainyard_runtime.distributed import join_loopback_world, leave_process_group, share_dataset
+from trainyard_runtime.distributed import interface_towards, join_loopback_world, leave_process_group, share_dataset
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
 from trainyard_runtime.tasks import LinkPredictionTask
@@ -55,3 +55,9 @@ def test_two_gloo_processes_agree_on_parameters_after_training(tmp_path):
         assert torch.allclose(first[name], second[name], atol=1e-6), name
     assert any(not torch.equal(first[name], batches[0]["initial"][name]) for name in first)
     assert not (tmp_path / "store").exists()  # the shared store's files are gone once mapped
+
+
+def test_the_interface_towards_an_address_is_the_one_holding_the_route_s_local_address():
+    # Loopback is the one interface every host has; the netns test of the server covers a veth between hosts.
+    assert interface_towards("127.0.0.1") == "lo"
+    assert interface_towards("localhost") == "lo"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psutil
 import torch
 import torch.distributed as dist
 
@@ -99,6 +100,8 @@ def join_process_group(use_cuda: bool) -> ProcessContext:
         for name in ("MASTER_ADDR", "MASTER_PORT"):
             if not os.environ.get(name):
                 raise ConfigError(f"WORLD_SIZE={world_size} needs {name} in the environment")
+        if world_size > local_world_size:
+            _use_interface_towards_master()
         dist.init_process_group("nccl" if use_cuda else "gloo", init_method="env://", rank=rank, world_size=world_size)
     return ProcessContext(rank, world_size, local_rank, local_world_size, device)
 
@@ -115,6 +118,29 @@ def join_loopback_world(rank: int, world_size: int, port: int) -> ProcessContext
         LOCAL_WORLD_SIZE=str(world_size),
     )
     return join_process_group(use_cuda=False)
+
+
+def interface_towards(address: str) -> str | None:
+    """The name of this host's network interface that routes to ``address`` (None if no interface has the
+    address the route leaves from)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        # Connecting a UDP socket sends nothing: it only picks the route, and with it the local address.
+        probe.connect((socket.gethostbyname(address), 9))
+        local = probe.getsockname()[0]
+    for name, addresses in psutil.net_if_addrs().items():
+        if any(entry.family == socket.AF_INET and entry.address == local for entry in addresses):
+            return name
+    return None
+
+
+def _use_interface_towards_master() -> None:
+    """In a world spanning hosts, gloo and NCCL talk over the interface that reaches the first host. Left to
+    themselves they take the address the host name resolves to, often 127.0.1.1 (Debian's /etc/hosts), which the
+    other hosts cannot reach. A variable already set wins."""
+    name = interface_towards(os.environ["MASTER_ADDR"])
+    if name is not None:
+        os.environ.setdefault("GLOO_SOCKET_IFNAME", name)
+        os.environ.setdefault("NCCL_SOCKET_IFNAME", name)
 
 
 def leave_process_group(context: ProcessContext) -> None:
@@ -165,8 +191,10 @@ def partition_dataset(
 def default_store_folder(configured: str, job_name: str) -> Path:
     base = Path(configured) if configured else (Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else Path.cwd())
     port = os.environ.get("MASTER_PORT", "0")
+    # The hosts of a job spanning several share the port: two of them on one machine must not share the folder.
+    host = os.environ.get("GROUP_RANK", "0")
     safe_job = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in job_name)
-    return base / f"trainyard-graph-store-{safe_job}-{port}"
+    return base / f"trainyard-graph-store-{safe_job}-{port}-{host}"
 
 
 def _free_port() -> int:

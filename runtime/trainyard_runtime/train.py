@@ -107,6 +107,13 @@ class TrainingJob:
         whole_bytes = sum(t.numel() * t.element_size() for t in whole.tensors().values())
         dataset, quality = partition_dataset(context, whole, args.partitioner, args.seed)
         del whole
+        held = dataset.graph.held_bytes()
+        # Every rank says what it keeps: on a job spanning hosts, each host's share of the graph is in its ranks' lines.
+        print(
+            f"[trainyard] rank {context.rank} holds {held / 2**20:.1f} MiB "
+            f"of the graph's {whole_bytes / 2**20:.1f} MiB ({held / whole_bytes:.1%})",
+            flush=True,
+        )
         if quality is not None:
             progress.say(
                 f"[trainyard] graph partitioned ({args.partitioner}) into {args.graph_partitions}: edge cut "

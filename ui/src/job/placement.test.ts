@@ -14,6 +14,13 @@ describe("a job's placement", () => {
     );
   });
 
+  it("shows the other hosts of a job spanning agents, each with its ranks", () => {
+    const second = { node: "a2", gpus: [0, 1], cpuSlots: 0, firstRank: 2, workers: 2 };
+    expect(placed({ kind: "agent", node: "a1", device: "gpu", gpus: [2, 3], cpuSlots: 0, moreHosts: [second] })).toBe(
+      "node a1 · device gpu · gpus 2, 3 · moreHosts (node a2; gpus 0, 1; firstRank 2; workers 2)",
+    );
+  });
+
   it("shows a Vertex AI job's project and region the same way", () => {
     expect(placed({ kind: "vertexAi", project: "ml-prod", region: "us-central1" })).toBe(
       "project ml-prod · region us-central1",

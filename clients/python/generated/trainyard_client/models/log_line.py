@@ -18,8 +18,8 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, field_validator
-from typing import Any, ClassVar, Dict, List
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from typing import Any, ClassVar, Dict, List, Optional
 from typing import Optional, Set
 from typing_extensions import Self
 
@@ -28,12 +28,13 @@ class LogLine(BaseModel):
     LogLine
     """ # noqa: E501
     attempt: StrictInt
+    host: Optional[StrictStr] = Field(default=None, description="The agent whose process printed it, on a job spanning several agents; absent otherwise")
     rank: StrictInt
     seq: StrictInt
     stream: StrictStr
     text: StrictStr
     time: datetime
-    __properties: ClassVar[List[str]] = ["attempt", "rank", "seq", "stream", "text", "time"]
+    __properties: ClassVar[List[str]] = ["attempt", "host", "rank", "seq", "stream", "text", "time"]
 
     @field_validator('stream')
     def stream_validate_enum(cls, value):
@@ -81,6 +82,11 @@ class LogLine(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # set to None if host (nullable) is None
+        # and model_fields_set contains the field
+        if self.host is None and "host" in self.model_fields_set:
+            _dict['host'] = None
+
         return _dict
 
     @classmethod
@@ -94,6 +100,7 @@ class LogLine(BaseModel):
 
         _obj = cls.model_validate({
             "attempt": obj.get("attempt"),
+            "host": obj.get("host"),
             "rank": obj.get("rank"),
             "seq": obj.get("seq"),
             "stream": obj.get("stream"),

@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import io.trainyard.client.model.Agent;
 import io.trainyard.client.model.HostShare;
 import io.trainyard.client.model.Job;
+import io.trainyard.client.model.LogLine;
 import io.trainyard.client.model.RetryPolicy;
 import io.trainyard.testing.AgentProcess;
 import io.trainyard.testing.Eventually;
@@ -67,6 +68,11 @@ class GangJobsTest {
             assertThat(api.logTexts(id)).containsExactlyInAnyOrder(
                     "rank 0 of 4 local 0 host 0 gpus 0,1 sum 6", "rank 1 of 4 local 1 host 0 gpus 0,1 sum 6",
                     "rank 2 of 4 local 0 host 1 gpus 0,1 sum 6", "rank 3 of 4 local 1 host 1 gpus 0,1 sum 6");
+            // One numbered log, each line tagged with its rank and the agent that ran it.
+            List<LogLine> lines = api.logs().getJobLogs(id, null, 100).getLines();
+            assertThat(lines).extracting(LogLine::getSeq).containsExactly(1L, 2L, 3L, 4L);
+            assertThat(lines).allSatisfy(line -> assertThat(line.getHost())
+                    .isEqualTo(line.getRank() < 2 ? done.getNode() : moreHosts.getFirst().getNode()));
         }
     }
 

@@ -73,7 +73,7 @@ class SubmissionTest {
 
         assertFieldError(refused(JobBodies.job("too_many_gpus", "pass").gpus(800), 422), "gpus", "between 1 and 64");
         assertFieldError(refused(JobBodies.job("no_nodes", "pass").nodes(0), 422), "nodes", "between 1 and 256");
-        assertFieldError(refused(JobBodies.job("on_two_hosts", "pass", 2).nodes(2), 422), "nodes", "the local backend runs a job on one host");
+        assertFieldError(refused(JobBodies.job("uneven_hosts", "pass", 3).nodes(2), 422), "nodes", "3 workers do not divide evenly over 2 hosts");
 
         // A string where the contract says integer: only raw HTTP can send it.
         Map<String, Object> wrongJsonType = JobBodies.asJson(JobBodies.job("wrong_json", "pass"));

@@ -6,6 +6,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 
 import io.trainyard.protocol.OutputLine;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.SerializableString;
 import tools.jackson.core.io.SerializedString;
@@ -27,6 +28,7 @@ final class ChunkEncoder {
     private static final SerializableString TIME = new SerializedString("time");
     private static final SerializableString STREAM = new SerializedString("stream");
     private static final SerializableString RANK = new SerializedString("rank");
+    private static final SerializableString HOST = new SerializedString("host");
     private static final SerializableString TEXT = new SerializedString("text");
     private static final long MICROS_PER_SECOND = 1_000_000;
 
@@ -34,8 +36,8 @@ final class ChunkEncoder {
     /** {@link #second} as ISO-8601 up to its seconds, e.g. {@code 2026-11-28T01:12:33}. */
     private String secondText;
 
-    /** The lines numbered from {@code firstSeq}, as newline-separated JSON objects. */
-    String encode(long firstSeq, int attempt, List<OutputLine> lines) {
+    /** The lines numbered from {@code firstSeq}, as newline-separated JSON objects; {@code host}: see {@link LogLine#host()}. */
+    String encode(long firstSeq, int attempt, @Nullable String host, List<OutputLine> lines) {
         StringWriter out = new StringWriter(lines.size() * 112);
         try (JsonGenerator generator = LINES.createGenerator(out)) {
             long seq = firstSeq;
@@ -51,6 +53,10 @@ final class ChunkEncoder {
                 generator.writeString(line.stream().wireName());
                 generator.writeName(RANK);
                 generator.writeNumber(line.rank());
+                if (host != null) {
+                    generator.writeName(HOST);
+                    generator.writeString(host);
+                }
                 generator.writeName(TEXT);
                 generator.writeString(line.text());
                 generator.writeEndObject();

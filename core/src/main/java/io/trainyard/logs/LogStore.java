@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.trainyard.core.TrainyardProperties;
 import io.trainyard.protocol.LineQueue;
 import io.trainyard.protocol.OutputLine;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -70,11 +71,16 @@ public class LogStore {
      * that follows it.
      */
     public Appended append(UUID jobId, int attempt, LineQueue.Batch batch) {
+        return append(jobId, attempt, null, batch);
+    }
+
+    /** {@link #append(UUID, int, LineQueue.Batch)}, each line tagged with the host that printed it ({@link LogLine#host()}). */
+    public Appended append(UUID jobId, int attempt, @Nullable String host, LineQueue.Batch batch) {
         Appended appended = transaction.execute(status -> {
             long accepted = countLines(jobId, attempt);
             List<OutputLine> admitted = quota.admit(accepted, batch.lines());
             if (!admitted.isEmpty()) {
-                insertChunk(jobId, attempt, lastSeq(jobId) + 1, admitted);
+                insertChunk(jobId, attempt, host, lastSeq(jobId) + 1, admitted);
             }
             savePositions(jobId, attempt, batch.positions());
             return new Appended(admitted.size(), quota.isReached(accepted + admitted.size()));
@@ -88,8 +94,8 @@ public class LogStore {
         return quota.isReached(countLines(jobId, attempt));
     }
 
-    private void insertChunk(UUID jobId, int attempt, long firstSeq, List<OutputLine> lines) {
-        String encoded = new ChunkEncoder().encode(firstSeq, attempt, lines);
+    private void insertChunk(UUID jobId, int attempt, @Nullable String host, long firstSeq, List<OutputLine> lines) {
+        String encoded = new ChunkEncoder().encode(firstSeq, attempt, host, lines);
         jdbc.sql("""
                 insert into log_chunks (job_id, first_seq, last_seq, attempt, line_count, lines)
                 values (?, ?, ?, ?, ?, ?)""")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
@@ -36,12 +37,16 @@ class ChunkEncoderTest {
             lines.add(new OutputLine(times.get(i), i % 3 == 0 ? LogStream.STDERR : LogStream.STDOUT, i % 5, texts[i % texts.length]));
         }
 
-        String encoded = new ChunkEncoder().encode(41, 3, lines);
+        // Lines of a job on one host have no host; those of a job spanning hosts name theirs.
+        for (String host : Arrays.asList(null, "gpu-07")) {
+            String encoded = new ChunkEncoder().encode(41, 3, host, lines);
 
-        long[] seq = {41};
-        String expected = lines.stream()
-                .map(line -> JSON.writeValueAsString(new LogLine(seq[0]++, 3, line.time(), line.stream(), line.rank(), line.text())))
-                .collect(Collectors.joining("\n"));
-        assertThat(encoded).isEqualTo(expected);
+            long[] seq = {41};
+            String expected = lines.stream()
+                    .map(line -> JSON.writeValueAsString(new LogLine(seq[0]++, 3, line.time(), line.stream(), line.rank(), host,
+                            line.text())))
+                    .collect(Collectors.joining("\n"));
+            assertThat(encoded).isEqualTo(expected);
+        }
     }
 }

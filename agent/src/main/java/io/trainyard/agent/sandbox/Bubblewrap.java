@@ -79,11 +79,13 @@ final class Bubblewrap implements TrainerSandbox {
     /**
      * The {@code /dev/shm} of the job's trainers on this host: one folder for all the workers of the job, since they
      * share memory through it (the runtime its graph store, NCCL its buffers), and none of another job's; in the
-     * host's {@code /dev/shm}, so it stays in memory.
+     * host's {@code /dev/shm}, so it stays in memory. Named after the work folder's path too: two agents on one
+     * machine (each with some of its GPUs) may both run a share of a job spanning hosts.
      */
     private static Path sharedMemory(WorkFolder folder) {
         Path host = Path.of("/dev/shm");
-        String name = "trainyard-job-" + folder.root().getFileName();
+        String name = "trainyard-job-" + folder.root().getFileName() + "-"
+                + Integer.toHexString(folder.root().toAbsolutePath().toString().hashCode());
         return Files.isDirectory(host) ? host.resolve(name) : folder.root().resolve("shm");
     }
 

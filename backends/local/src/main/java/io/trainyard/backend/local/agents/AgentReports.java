@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.IntFunction;
+import java.util.function.Function;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -76,7 +76,7 @@ public class AgentReports {
     public StartedAck started(String agentId, UUID jobId, int attempt, Started started) {
         List<String> toWake = new ArrayList<>();
         StartedAck ack = transaction.execute(status -> {
-            int host = lockCurrentRun(agentId, started.epoch(), jobId, attempt);
+            int host = lockCurrentRun(agentId, started.epoch(), jobId, attempt).index();
             Job job = jobs.findById(jobId).orElseThrow();
             AgentPlacement placement = AgentPlacement.of(job.getPlacement());
             if (placement.spansHosts()) {
@@ -98,20 +98,22 @@ public class AgentReports {
         return ack;
     }
 
+    /** A batch of lines, tagged with the agent's id when the job spans several agents. */
     public LogAck logs(String agentId, UUID jobId, int attempt, LogBatch batch) {
-        return storeBatch(agentId, batch.epoch(), jobId, attempt, host -> shippedLogs.accept(jobId, attempt, host, batch));
+        return storeBatch(agentId, batch.epoch(), jobId, attempt,
+                host -> shippedLogs.accept(jobId, attempt, host.index(), host.ofGang() ? agentId : null, batch));
     }
 
     public MetricAck metrics(String agentId, UUID jobId, int attempt, MetricBatch batch) {
-        return storeBatch(agentId, batch.epoch(), jobId, attempt, host -> shippedMetrics.accept(jobId, attempt, host, batch));
+        return storeBatch(agentId, batch.epoch(), jobId, attempt, host -> shippedMetrics.accept(jobId, attempt, host.index(), batch));
     }
 
     public MetricAck systemMetrics(String agentId, UUID jobId, int attempt, SystemMetricBatch batch) {
-        return storeBatch(agentId, batch.epoch(), jobId, attempt, host -> shippedMetrics.accept(jobId, attempt, host, batch));
+        return storeBatch(agentId, batch.epoch(), jobId, attempt, host -> shippedMetrics.accept(jobId, attempt, host.index(), batch));
     }
 
-    /** Stores a batch of the run (given the sender's host number) under the job's row lock, then wakes the job's followers. */
-    private <T> T storeBatch(String agentId, long epoch, UUID jobId, int attempt, IntFunction<T> store) {
+    /** Stores a batch of the run (given the sending host) under the job's row lock, then wakes the job's followers. */
+    private <T> T storeBatch(String agentId, long epoch, UUID jobId, int attempt, Function<ReportingHost, T> store) {
         T ack = transaction.execute(status -> store.apply(lockCurrentRun(agentId, epoch, jobId, attempt)));
         wakeUps.signal(jobId);
         return ack;
@@ -125,7 +127,7 @@ public class AgentReports {
     public void ended(String agentId, UUID jobId, int attempt, Ended ended) {
         List<String> toWake = new ArrayList<>();
         transaction.executeWithoutResult(status -> {
-            int host = lockCurrentRun(agentId, ended.epoch(), jobId, attempt);
+            int host = lockCurrentRun(agentId, ended.epoch(), jobId, attempt).index();
             RunOutcome outcome = outcome(ended.end());
             Job job = jobs.findById(jobId).orElseThrow();
             AgentPlacement placement = AgentPlacement.of(job.getPlacement());
@@ -160,25 +162,31 @@ public class AgentReports {
     }
 
     /**
+     * Which of a job's hosts a report comes from: {@code index} 0 for the job's node, then the placement's moreHosts
+     * from 1; {@code ofGang}: the job spans several agents.
+     */
+    private record ReportingHost(int index, boolean ofGang) {
+    }
+
+    /**
      * Locks the job's row after checking that the report comes from the agent's current epoch about its current attempt,
      * placed on that agent, in one statement that loads nothing: a log or metric batch needs only the lock, and loading
      * the job and the agent as entities (their JSON columns, the job's configs) was most of what the server allocated
      * per batch while a job printed a burst.
-     *
-     * @return which of the job's hosts the agent is: 0 for the job's node, then the placement's moreHosts from 1
      */
-    private int lockCurrentRun(String agentId, long epoch, UUID jobId, int attempt) {
+    private ReportingHost lockCurrentRun(String agentId, long epoch, UUID jobId, int attempt) {
         return jdbc.sql("""
                 select case when j.node_id = a.id then 0 else
                          (select m.host from jsonb_array_elements(j.placement -> 'moreHosts') with ordinality m(share, host)
-                          where m.share ->> 'node' = a.id limit 1)::int end
+                          where m.share ->> 'node' = a.id limit 1)::int end,
+                       coalesce(jsonb_array_length(j.placement -> 'moreHosts'), 0) > 0
                 from jobs j join agents a on a.id = ?
                 where j.id = ? and j.attempt = ? and j.state in ('STARTING', 'RUNNING', 'CANCELLING')
                   and (j.node_id = a.id or j.placement -> 'moreHosts' @> jsonb_build_array(jsonb_build_object('node', a.id)))
                   and a.epoch = ? and a.state = 'ACTIVE'
                 for update of j""")
                 .params(agentId, jobId, attempt, epoch)
-                .query(Integer.class).optional()
+                .query((rs, row) -> new ReportingHost(rs.getInt(1), rs.getBoolean(2))).optional()
                 .orElseThrow(() -> new StaleAgentException("agent " + agentId + " epoch " + epoch + " is no longer current, or job "
                         + jobId + " attempt " + attempt + " is no longer active on it"));
     }

@@ -6,6 +6,7 @@ import io.trainyard.logs.LogStore;
 import io.trainyard.protocol.LineQueue;
 import io.trainyard.protocol.LogAck;
 import io.trainyard.protocol.LogBatch;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -27,12 +28,15 @@ public class ShippedLogs {
     /**
      * Stores a batch unless it was stored already. Must run in a transaction holding the job's row lock,
      * which keeps one batch of a job at a time (the numbering of its lines depends on the ones before).
+     *
+     * @param host which of the job's hosts shipped it (see {@link AgentReports})
+     * @param hostTag the agent that shipped it, on a job spanning agents: its lines name it; else null
      */
-    public LogAck accept(UUID jobId, int attempt, int host, LogBatch batch) {
+    public LogAck accept(UUID jobId, int attempt, int host, @Nullable String hostTag, LogBatch batch) {
         if (batch.batch() <= lastBatch(jobId, attempt, host)) {
             return new LogAck(batch.batch(), store.isQuotaReached(jobId, attempt));
         }
-        LogStore.Appended appended = store.append(jobId, attempt, new LineQueue.Batch(batch.lines(), batch.positions()));
+        LogStore.Appended appended = store.append(jobId, attempt, hostTag, new LineQueue.Batch(batch.lines(), batch.positions()));
         stored.record(jobId, attempt, host, batch.batch());
         return new LogAck(batch.batch(), appended.quotaReached());
     }
