@@ -231,6 +231,8 @@ public final class HostAgent {
                 log.warn("Job {} attempt {} was settled without this agent (another of its hosts ended it); killing its "
                         + "processes here", settled, run.attempt());
                 run.killAsStale();
+                // At once, not when its thread is done: the next heartbeat must not list it again.
+                runs.remove(settled, run);
             }
         }
     }

@@ -16,11 +16,11 @@ import java.util.regex.Pattern;
 import io.trainyard.client.model.Job;
 import io.trainyard.client.model.JobSubmission;
 import io.trainyard.client.model.LogLine;
-import io.trainyard.testing.AgentProcess;
+import io.trainyard.client.model.RetryPolicy;
 import io.trainyard.testing.Eventually;
+import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.NamespacedPool;
 import io.trainyard.testing.NetworkNamespaces;
-import io.trainyard.testing.RunningServer;
-import io.trainyard.testing.TestDatabase;
 import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Training across real network stacks: three agents, each in a network namespace of its own joined to the server's
  * by a veth pair and advertising its own address as the rendezvous. The link-prediction example, its graph split in
- * three parts, runs one rank per host; the ranks sample through all_to_all over gloo between the namespaces.
+ * three parts, runs one rank per host; the ranks sample through all_to_all over gloo between the namespaces. A gang
+ * whose host dies is retried whole on the hosts left.
  */
 class MultiHostTrainingTest {
 
@@ -41,43 +42,32 @@ class MultiHostTrainingTest {
     @TempDir
     Path dataDir;
 
-    private NetworkNamespaces network;
-    private RunningServer server;
-    private final List<AgentProcess> agents = new ArrayList<>();
+    private NamespacedPool pool;
 
     @BeforeEach
-    void hosts() throws Exception {
+    void namespaces() {
         String unavailable = NetworkNamespaces.unavailableBecause();
         assumeTrue(unavailable == null, "skipped: " + unavailable);
         assertThat(RUNTIME_ENVIRONMENT.resolve("python")).as("the runtime's virtualenv; run bash runtime/install.sh").exists();
-        network = NetworkNamespaces.create();
-        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir.resolve("server"), "multi-host-server",
-                "--server.address=" + NetworkNamespaces.SERVER_ADDRESS, "--trainyard.local.embedded-agent=false");
-        for (int i = 1; i <= 3; i++) {
-            String address = "10.77.0." + (20 + i);
-            String host = network.addHost("train" + i, 20 + i);
-            agents.add(AgentProcess.startOn(NetworkNamespaces.on(host), server.api(), host, dataDir.resolve(host),
-                    "--cpu-slots=1", "--master-addr=" + address, "--trainer-path=" + RUNTIME_ENVIRONMENT));
-        }
-        Eventually.await("three agents registered", () -> server.api().agents().listAgents().size() == 3, Duration.ofSeconds(60));
+    }
+
+    /** Three hosts; each agent gives its own address as the rendezvous of the jobs whose first host it is. */
+    private TrainyardClient startHosts(String... serverArguments) throws Exception {
+        pool = NamespacedPool.start(dataDir, "multi-host-server", List.of(serverArguments), "train", 20, 3, host -> List.of(
+                "--cpu-slots=1", "--master-addr=" + NamespacedPool.address(20, host), "--trainer-path=" + RUNTIME_ENVIRONMENT));
+        return pool.api();
     }
 
     @AfterEach
     void removeHosts() throws Exception {
-        for (AgentProcess agent : agents) {
-            agent.kill();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (network != null) {
-            network.close();
+        if (pool != null) {
+            pool.close();
         }
     }
 
     @Test
     void linkPredictionOnAGraphSplitOverThreeHostsScoresAsTheSingleProcessRunAndEachHostHoldsAThird() throws Exception {
-        TrainyardClient api = server.api();
+        TrainyardClient api = startHosts();
         String task = Files.readString(REPOSITORY.resolve("examples/link-prediction/task_config.yaml"));
         String resource = Files.readString(REPOSITORY.resolve("examples/link-prediction/resource_config.yaml"));
 
@@ -105,6 +95,41 @@ class MultiHostTrainingTest {
                 singleMrr, spreadMrr, shares);
         assertThat(shares).as("each rank's share of the graph, in %").hasSize(3)
                 .allSatisfy(share -> assertThat(share).isLessThanOrEqualTo(45.0));
+    }
+
+    @Test
+    void aGangWhoseHostDiesFailsWholeAndItsRetryRunsOnTheTwoHostsLeft() throws Exception {
+        TrainyardClient api = startHosts("--trainyard.agent.heartbeat-interval=500ms", "--trainyard.agent.lease=5s");
+        // The ranks meet through the runtime's torch.distributed world across the namespaces; in the first attempt they
+        // then wait.
+        String program = """
+                import os, time
+                from trainyard_runtime.distributed import join_process_group
+                world = join_process_group(use_cuda=False)
+                print('attempt', os.environ['TRAINYARD_ATTEMPT'], 'rank', world.rank, 'of', world.world_size, flush=True)
+                if os.environ['TRAINYARD_ATTEMPT'] == '1':
+                    time.sleep(120)
+                world.barrier()
+                """;
+        UUID id = api.submit(JobBodies.job("survives_a_host", program, 2).nodes(2)
+                .retryPolicy(new RetryPolicy().maxAttempts(2).backoffSeconds(0))).getId();
+        Eventually.await("both ranks up", () -> api.logTexts(id).stream().filter(line -> line.startsWith("attempt 1 rank")).count() == 2,
+                Duration.ofSeconds(60));
+        Job running = api.job(id);
+        String lost = running.getPlacement().getOnAgent().getMoreHosts().getFirst().getNode();
+
+        // The second host dies: its agent, and its trainer with it.
+        pool.agent(lost).kill();
+        Path attempt = dataDir.resolve(lost).resolve("jobs").resolve(id.toString()).resolve("attempts/1");
+        long supervisor = Long.parseLong(Files.readString(attempt.resolve("rank-1.pid")).strip());
+        new ProcessBuilder("kill", "-s", "KILL", "--", "-" + supervisor).start().waitFor();
+        Job done = api.awaitEnded(id, Duration.ofSeconds(90));
+
+        assertThat(done.getState()).as("%s", api.logTexts(id)).isEqualTo(Job.StateEnum.SUCCEEDED);
+        assertThat(done.getAttempt()).isEqualTo(2);
+        List<String> hosts = List.of(done.getNode(), done.getPlacement().getOnAgent().getMoreHosts().getFirst().getNode());
+        assertThat(hosts).doesNotContain(lost).doesNotHaveDuplicates();
+        assertThat(api.logTexts(id)).contains("attempt 2 rank 0 of 2", "attempt 2 rank 1 of 2");
     }
 
     private static Job train(TrainyardClient api, String name, String task, String resource, Integer nodes) {

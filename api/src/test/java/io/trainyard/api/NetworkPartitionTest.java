@@ -15,12 +15,9 @@ import io.trainyard.client.model.JobEvent;
 import io.trainyard.client.model.JobSubmission;
 import io.trainyard.client.model.LogLine;
 import io.trainyard.client.model.RetryPolicy;
-import io.trainyard.testing.AgentProcess;
-import io.trainyard.testing.Eventually;
 import io.trainyard.testing.JobBodies;
+import io.trainyard.testing.NamespacedPool;
 import io.trainyard.testing.NetworkNamespaces;
-import io.trainyard.testing.RunningServer;
-import io.trainyard.testing.TestDatabase;
 import io.trainyard.testing.TrainyardClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,56 +37,36 @@ class NetworkPartitionTest {
     @TempDir
     Path dataDir;
 
-    private NetworkNamespaces network;
-    private RunningServer server;
-    private final List<AgentProcess> agents = new ArrayList<>();
-    private final List<String> hosts = new ArrayList<>();
+    private NamespacedPool pool;
 
     @BeforeEach
     void hosts() throws Exception {
         String unavailable = NetworkNamespaces.unavailableBecause();
         assumeTrue(unavailable == null, "skipped: " + unavailable);
-        network = NetworkNamespaces.create();
-        List<String> arguments = new ArrayList<>(List.of("--server.address=" + NetworkNamespaces.SERVER_ADDRESS,
-                "--trainyard.local.embedded-agent=false"));
-        arguments.addAll(List.of(LEASE));
-        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir.resolve("server"), "partition-server",
-                arguments.toArray(String[]::new));
-        for (int i = 1; i <= 2; i++) {
-            String host = network.addHost("host" + i, 10 + i);
-            hosts.add(host);
-            // Unconfined trainers: they record when they run in one file of the test's, outside their work folders.
-            agents.add(AgentProcess.startOn(NetworkNamespaces.on(host), server.api(), host, dataDir.resolve(host),
-                    "--cpu-slots=1", "--trainer-isolation=none"));
-        }
-        Eventually.await("both agents registered", () -> server.api().agents().listAgents().size() == 2, Duration.ofSeconds(60));
+        // Unconfined trainers: they record when they run in one file of the test's, outside their work folders.
+        pool = NamespacedPool.start(dataDir, "partition-server", List.of(LEASE), "host", 10, 2,
+                host -> List.of("--cpu-slots=1", "--trainer-isolation=none"));
     }
 
     @AfterEach
     void removeHosts() throws Exception {
-        for (AgentProcess agent : agents) {
-            agent.kill();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (network != null) {
-            network.close();
+        if (pool != null) {
+            pool.close();
         }
     }
 
     @Test
     void aCutShorterThanALeaseGoesUnnoticedAndTheLogIsComplete() throws Exception {
-        TrainyardClient api = server.api();
+        TrainyardClient api = pool.api();
         String program = "import time\nfor i in range(1, 301):\n    print('line', i, flush=True)\n    time.sleep(0.03)\n";
         UUID id = api.submit(JobBodies.job("cut_briefly", program)).getId();
         Job running = api.awaitState(id, Job.StateEnum.RUNNING, Duration.ofSeconds(60));
         String host = running.getNode();
 
         Thread.sleep(1_000);
-        network.cut(host);
+        pool.network().cut(host);
         Thread.sleep(2_500);
-        network.heal(host);
+        pool.network().heal(host);
 
         Job job = api.awaitEnded(id, Duration.ofSeconds(90));
         assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);
@@ -103,7 +80,7 @@ class NetworkPartitionTest {
 
     @Test
     void aCutLongerThanALeaseMovesTheJobAndTheOldTrainerIsGoneBeforeTheNewOneWrites() throws Exception {
-        TrainyardClient api = server.api();
+        TrainyardClient api = pool.api();
         Path ticks = dataDir.resolve("ticks.txt");
         // Each attempt appends "<attempt> <nanoseconds since the epoch>" to one file both hosts see (namespaces
         // share the file system), every 20 ms, for 8 s.
@@ -122,10 +99,10 @@ class NetworkPartitionTest {
         String host = running.getNode();
 
         Thread.sleep(1_000);
-        network.cut(host);
+        pool.network().cut(host);
         api.awaitJob(id, job -> job.getAttempt() == 2, Duration.ofSeconds(30));
         Thread.sleep(4_000);
-        network.heal(host);
+        pool.network().heal(host);
 
         Job job = api.awaitEnded(id, Duration.ofSeconds(90));
         assertThat(job.getState()).isEqualTo(Job.StateEnum.SUCCEEDED);

@@ -41,6 +41,18 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class AgentReports {
 
+    /** The job's row, if the report is current (see {@link #lockCurrentRun}), with the sending host. */
+    private static final String LOCK_CURRENT_RUN = """
+            select case when j.node_id = a.id then 0 else
+                     (select m.host from jsonb_array_elements(j.placement -> 'moreHosts') with ordinality m(share, host)
+                      where m.share ->> 'node' = a.id limit 1)::int end,
+                   coalesce(jsonb_array_length(j.placement -> 'moreHosts'), 0) > 0
+            from jobs j join agents a on a.id = ?
+            where j.id = ? and j.attempt = ? and j.state in (%s)
+              and (j.node_id = a.id or j.placement -> 'moreHosts' @> jsonb_build_array(jsonb_build_object('node', a.id)))
+              and a.epoch = ? and a.state = 'ACTIVE'
+            for update of j""".formatted(LocalRuns.ACTIVE_STATES);
+
     private final JobRepository jobs;
     private final JobTransitions transitions;
     private final ShippedLogs shippedLogs;
@@ -175,16 +187,7 @@ public class AgentReports {
      * per batch while a job printed a burst.
      */
     private ReportingHost lockCurrentRun(String agentId, long epoch, UUID jobId, int attempt) {
-        return jdbc.sql("""
-                select case when j.node_id = a.id then 0 else
-                         (select m.host from jsonb_array_elements(j.placement -> 'moreHosts') with ordinality m(share, host)
-                          where m.share ->> 'node' = a.id limit 1)::int end,
-                       coalesce(jsonb_array_length(j.placement -> 'moreHosts'), 0) > 0
-                from jobs j join agents a on a.id = ?
-                where j.id = ? and j.attempt = ? and j.state in ('STARTING', 'RUNNING', 'CANCELLING')
-                  and (j.node_id = a.id or j.placement -> 'moreHosts' @> jsonb_build_array(jsonb_build_object('node', a.id)))
-                  and a.epoch = ? and a.state = 'ACTIVE'
-                for update of j""")
+        return jdbc.sql(LOCK_CURRENT_RUN)
                 .params(agentId, jobId, attempt, epoch)
                 .query((rs, row) -> new ReportingHost(rs.getInt(1), rs.getBoolean(2))).optional()
                 .orElseThrow(() -> new StaleAgentException("agent " + agentId + " epoch " + epoch + " is no longer current, or job "

@@ -21,7 +21,8 @@ public class LocalRuns {
 
     /** The backend name of the pool's jobs. */
     public static final String BACKEND = "local";
-    private static final String ACTIVE_STATES = JobState.ACTIVE.stream().map(state -> "'" + state + "'")
+    /** {@link JobState#ACTIVE} as a list of SQL literals, for {@code state in (…)}. */
+    static final String ACTIVE_STATES = JobState.ACTIVE.stream().map(state -> "'" + state + "'")
             .collect(Collectors.joining(", "));
     private static final String ACTIVE = "backend = '" + BACKEND + "' and state in (" + ACTIVE_STATES + ")";
     private static final String ACTIVE_OF_J = "j.backend = '" + BACKEND + "' and j.state in (" + ACTIVE_STATES + ")";
