@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { LogLine } from "../api/client";
-import { lineHtml, plainText } from "./render";
+import { lineHtml, linePrefix, plainText } from "./render";
 import { PAGE, useLog } from "./useLog";
 
 const LINE_HEIGHT = 18;
@@ -118,7 +118,7 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
       setDownloading(`${Math.round(((index * PAGE) / Math.max(total, 1)) * 100)}%`);
       const lines = await log.page(index);
       parts.push(
-        lines.map((line) => `${line.rank ? `[rank ${line.rank}] ` : ""}${plainText(line.text ?? "")}\n`).join(""),
+        lines.map((line) => `${linePrefix(line)}${plainText(line.text ?? "")}\n`).join(""),
       );
     }
     const url = URL.createObjectURL(new Blob(parts, { type: "text/plain" }));
@@ -199,7 +199,11 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
                 style={{ height: LINE_HEIGHT, transform: `translateY(${item.start}px)` }}
               >
                 <span className="seq">{line?.seq ?? item.index + 1}</span>
-                {workers > 1 && <span className="rank">{line ? `r${line.rank}` : ""}</span>}
+                {workers > 1 && (
+                  <span className="rank" title={line?.host ? `rank ${line.rank} on ${line.host}` : undefined}>
+                    {line ? `r${line.rank}` : ""}
+                  </span>
+                )}
                 {line ? (
                   <span className="text" dangerouslySetInnerHTML={{ __html: lineHtml(line.text ?? "", search) }} />
                 ) : (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lineHtml, plainText } from "./render";
+import { lineHtml, linePrefix, plainText } from "./render";
 
 describe("a log line as HTML", () => {
   it("renders ANSI colours as styled text instead of escape codes", () => {
@@ -21,5 +21,11 @@ describe("a log line as HTML", () => {
 
   it("searches the text without its escape codes", () => {
     expect(plainText("\u001b[1;33mwarn\u001b[0m")).toBe("warn");
+  });
+
+  it("names the rank, and the agent on a job spanning agents, in the downloaded log", () => {
+    expect(linePrefix({ rank: 0 })).toBe("");
+    expect(linePrefix({ rank: 3 })).toBe("[rank 3] ");
+    expect(linePrefix({ rank: 0, host: "gpu-07" })).toBe("[rank 0 on gpu-07] ");
   });
 });

@@ -1,7 +1,17 @@
 import { AnsiUp } from "ansi_up";
+import type { LogLine } from "../api/client";
 
 // eslint-disable-next-line no-control-regex -- ESC (\u001b) starts the ANSI sequences this removes
 const ESCAPES = /\u001b\[[0-9;]*[A-Za-z]/g;
+
+/**
+ * What the downloaded log puts before a line: its rank (nothing for rank 0 of a job on one host), and the agent
+ * that ran it when the job spans agents.
+ */
+export function linePrefix(line: Pick<LogLine, "rank" | "host">): string {
+  if (line.host) return `[rank ${line.rank} on ${line.host}] `;
+  return line.rank ? `[rank ${line.rank}] ` : "";
+}
 
 /** The line without its ANSI escape sequences: what search matches against. */
 export function plainText(text: string): string {

@@ -14,6 +14,8 @@ import java.util.stream.Stream;
 import io.trainyard.client.model.Agent;
 import io.trainyard.client.model.HostShare;
 import io.trainyard.client.model.Job;
+import io.trainyard.client.model.JobSubmission;
+import io.trainyard.client.model.LaunchPlan;
 import io.trainyard.client.model.LogLine;
 import io.trainyard.client.model.RetryPolicy;
 import io.trainyard.testing.AgentProcess;
@@ -54,6 +56,12 @@ class GangJobsTest {
                 AgentProcess two = startAgent(server, "two")) {
             TrainyardClient api = server.api();
             awaitActiveAgents(api, 2);
+
+            // A dry run shows each host's ranks as they would start now.
+            LaunchPlan plan = api.jobs().dryRunJob(JobBodies.job("all_reduce", ALL_REDUCE, 1).gpus(4));
+            assertThat((List<?>) plan.getPlacement().get("moreHosts")).hasSize(1);
+            assertThat(plan.getWorkers()).extracting(worker -> worker.getEnvironment().get("LOCAL_RANK") + "@"
+                    + worker.getEnvironment().get("GROUP_RANK")).containsExactly("0@0", "1@0", "0@1", "1@1");
 
             UUID id = api.submit(JobBodies.job("all_reduce", ALL_REDUCE, 1).gpus(4)).getId();
             Job done = api.awaitEnded(id, Duration.ofSeconds(90));
@@ -153,8 +161,12 @@ class GangJobsTest {
             UUID busy = api.submit(JobBodies.job("busy", "import time\ntime.sleep(120)\n", 1).gpus(2)).getId();
             String busyHost = api.awaitState(busy, Job.StateEnum.RUNNING, Duration.ofSeconds(30)).getNode();
 
-            UUID gang = api.submit(JobBodies.job("gang", "import time\nprint('up', flush=True)\ntime.sleep(120)\n", 4)
-                    .gpus(4).nodes(2)).getId();
+            JobSubmission gangBody = JobBodies.job("gang", "import time\nprint('up', flush=True)\ntime.sleep(120)\n", 4).gpus(4).nodes(2);
+            // A dry run says what it would wait for, and the shape it waits for: two hosts.
+            LaunchPlan plan = api.jobs().dryRunJob(gangBody);
+            assertThat(plan.getPlacement()).containsEntry("waiting", "needs 2 hosts with 2 GPU(s) free; 1 has");
+            assertThat((List<?>) plan.getPlacement().get("moreHosts")).hasSize(1);
+            UUID gang = api.submit(gangBody).getId();
             Job waiting = api.awaitJob(gang, job -> job.getWaitingReason() != null, Duration.ofSeconds(10));
             assertThat(waiting.getWaitingReason()).isEqualTo("needs 2 hosts with 2 GPU(s) free; 1 has");
             Thread.sleep(2_000);

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * V13 tags the placements stored before placements had a {@code kind}: every stored job still reads, with its
- * placement's shape, once the server runs the new code.
+ * V13 tags the placements stored before placements had a {@code kind}, and V16 gives the pool's an empty
+ * {@code moreHosts}: every stored job still reads, with its placement's shape, once the server runs the new code.
  */
 class PlacementKindMigrationTest {
 
@@ -47,7 +47,8 @@ class PlacementKindMigrationTest {
                 }
             }
             assertThat(placements.get("00000000-0000-0000-0000-000000000001"))
-                    .isEqualTo(Placement.of("agent", Map.of("node", "gpu-1", "device", "gpu", "gpus", List.of(0, 1), "cpuSlots", 0)));
+                    .isEqualTo(Placement.of("agent", Map.of("node", "gpu-1", "device", "gpu", "gpus", List.of(0, 1), "cpuSlots", 0,
+                            "moreHosts", List.of())));
             assertThat(placements.get("00000000-0000-0000-0000-000000000002"))
                     .isEqualTo(Placement.of("vertexAi", Map.of("project", "p", "region", "us-central1")));
             assertThat(placements.get("00000000-0000-0000-0000-000000000003")).isNull();

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 
 import io.trainyard.agent.trainer.TrainerOutputs;
@@ -99,8 +98,9 @@ public class LocalBackend implements Backend {
         PlacementDecision decision = Placer.place(demand, agents);
         AgentPlacement shape = switch (decision) {
             case PlacementDecision.Placed placed -> AgentPlacement.of(placed.placement());
-            case PlacementDecision.Wait wait -> agents.stream().map(agent -> agent.shapeFor(demand))
-                    .filter(Objects::nonNull).findFirst().orElse(null);
+            // Where it would go were the pool idle: the shape it waits for.
+            case PlacementDecision.Wait wait -> Placer.place(demand, agents.stream().map(AgentCapacity::idle).toList())
+                    instanceof PlacementDecision.Placed idle ? AgentPlacement.of(idle.placement()) : null;
             case PlacementDecision.Never never -> null;
         };
         List<HostShare> hosts = shape == null ? List.of(new HostShare("", List.of(), 0, 0, job.getSlots()))

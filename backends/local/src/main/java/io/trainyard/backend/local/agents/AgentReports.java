@@ -139,23 +139,22 @@ public class AgentReports {
     public void ended(String agentId, UUID jobId, int attempt, Ended ended) {
         List<String> toWake = new ArrayList<>();
         transaction.executeWithoutResult(status -> {
-            int host = lockCurrentRun(agentId, ended.epoch(), jobId, attempt).index();
+            ReportingHost host = lockCurrentRun(agentId, ended.epoch(), jobId, attempt);
             RunOutcome outcome = outcome(ended.end());
-            Job job = jobs.findById(jobId).orElseThrow();
-            AgentPlacement placement = AgentPlacement.of(job.getPlacement());
-            if (!placement.spansHosts()) {
+            if (!host.ofGang()) {
                 transitions.finish(jobId, attempt, outcome);
                 return;
             }
-            List<HostShare> hosts = placement.hosts(job.getSlots());
+            Job job = jobs.findById(jobId).orElseThrow();
+            List<HostShare> hosts = AgentPlacement.of(job.getPlacement()).hosts(job.getSlots());
             if (outcome.state() == JobState.SUCCEEDED) {
-                if (gangHosts.succeeded(jobId, attempt, host) == hosts.size()) {
+                if (gangHosts.succeeded(jobId, attempt, host.index()) == hosts.size()) {
                     transitions.finish(jobId, attempt, outcome);
                 }
                 return;
             }
             transitions.finish(jobId, attempt, new RunOutcome(outcome.state(), outcome.cause(), outcome.exitCode(),
-                    "host " + host + " of " + hosts.size() + " (agent " + agentId + "): " + outcome.message()));
+                    "host " + host.index() + " of " + hosts.size() + " (agent " + agentId + "): " + outcome.message()));
             hosts.stream().map(HostShare::node).filter(node -> !node.equals(agentId)).forEach(toWake::add);
         });
         toWake.forEach(agentWork::wake);

@@ -34,6 +34,11 @@ public final class AgentCapacity {
         return gpus.size();
     }
 
+    /** The same agent with nothing taken: where a job would go on an idle pool. */
+    public AgentCapacity idle() {
+        return new AgentCapacity(agentId, gpus, cpuSlots);
+    }
+
     public int freeGpuCount() {
         return freeGpus.size();
     }
