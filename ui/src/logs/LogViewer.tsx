@@ -117,9 +117,7 @@ export function LogViewer({ jobId, workers }: { jobId: string; workers: number }
     for (let index = 0; index * PAGE < total; index++) {
       setDownloading(`${Math.round(((index * PAGE) / Math.max(total, 1)) * 100)}%`);
       const lines = await log.page(index);
-      parts.push(
-        lines.map((line) => `${linePrefix(line)}${plainText(line.text ?? "")}\n`).join(""),
-      );
+      parts.push(lines.map((line) => `${linePrefix(line)}${plainText(line.text ?? "")}\n`).join(""));
     }
     const url = URL.createObjectURL(new Blob(parts, { type: "text/plain" }));
     const link = document.createElement("a");
