@@ -51,9 +51,29 @@ def test_a_slurm_job_not_yet_running_has_its_partition_only():
 def test_a_local_job_is_on_its_agent_and_gpus():
     placed = job(
         backend="local",
-        placement={"kind": "agent", "node": "gpu-host-7", "device": "cuda", "gpus": [0, 1], "cpuSlots": 0},
+        placement={
+            "kind": "agent",
+            "node": "gpu-host-7",
+            "device": "cuda",
+            "gpus": [0, 1],
+            "cpuSlots": 0,
+            "moreHosts": [],
+        },
     )
     assert output.where(placed) == "gpu-host-7 gpu 0,1"
+    second = {"node": "gpu-host-8", "gpus": [0, 1], "cpuSlots": 0, "firstRank": 2, "workers": 2}
+    spread = job(
+        backend="local",
+        placement={
+            "kind": "agent",
+            "node": "gpu-host-7",
+            "device": "gpu",
+            "gpus": [0, 1],
+            "cpuSlots": 0,
+            "moreHosts": [second],
+        },
+    )
+    assert output.where(spread) == "gpu-host-7 gpu 0,1 +1 host(s)", "a job spanning agents"
     assert output.where(job(state="QUEUED")) == "", "not placed yet"
 
 

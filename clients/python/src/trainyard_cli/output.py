@@ -84,11 +84,13 @@ def jobs_list(jobs: Sequence[Job], width: int) -> list[Text]:
 
 
 def where(job: Job) -> str:
-    """Where a job runs, in a few words: a local job's agent (its host name unless named otherwise) and GPUs, a
-    Slurm job's id, partition and hosts (the id and hosts once Slurm runs it), a Vertex AI CustomJob's id."""
+    """Where a job runs, in a few words: a local job's agent (its host name unless named otherwise) and GPUs, and
+    how many agents more when it spans several; a Slurm job's id, partition and hosts (the id and hosts once Slurm
+    runs it), a Vertex AI CustomJob's id."""
     placement = job.placement.actual_instance if job.placement is not None else None
     if isinstance(placement, OnAgent):
-        return placement.node + (f" gpu {','.join(map(str, placement.gpus))}" if placement.gpus else "")
+        more = f" +{len(placement.more_hosts)} host(s)" if placement.more_hosts else ""
+        return placement.node + (f" gpu {','.join(map(str, placement.gpus))}" if placement.gpus else "") + more
     if isinstance(placement, OnSlurm):
         parts = ("slurm", placement.slurm_job_id, placement.partition, placement.hosts)
         return " ".join(str(part) for part in parts if part)
