@@ -88,13 +88,13 @@ public class AgentReports {
     public StartedAck started(String agentId, UUID jobId, int attempt, Started started) {
         List<String> toWake = new ArrayList<>();
         StartedAck ack = transaction.execute(status -> {
-            int host = lockCurrentRun(agentId, started.epoch(), jobId, attempt).index();
+            ReportingHost host = lockCurrentRun(agentId, started.epoch(), jobId, attempt);
             Job job = jobs.findById(jobId).orElseThrow();
-            AgentPlacement placement = AgentPlacement.of(job.getPlacement());
-            if (placement.spansHosts()) {
-                gangHosts.started(jobId, attempt, host, agentId, started.runState(), host == 0 ? started.rendezvous() : null);
+            if (host.ofGang()) {
+                gangHosts.started(jobId, attempt, host.index(), agentId, started.runState(),
+                        host.index() == 0 ? started.rendezvous() : null);
             }
-            if (host > 0) {
+            if (host.index() > 0) {
                 return new StartedAck(job.getState() == JobState.CANCELLING);
             }
             Instant claimedAt = job.getState() == JobState.STARTING ? job.getUpdatedAt() : null;
@@ -103,7 +103,9 @@ public class AgentReports {
             if (claimedAt != null) {
                 dispatchLatency.record(Duration.between(claimedAt, Instant.now()));
             }
-            placement.moreHosts().forEach(share -> toWake.add(share.node()));
+            if (host.ofGang()) {
+                AgentPlacement.of(job.getPlacement()).moreHosts().forEach(share -> toWake.add(share.node()));
+            }
             return new StartedAck(now == JobState.CANCELLING);
         });
         toWake.forEach(agentWork::wake);

@@ -86,7 +86,7 @@ public class AgentWork {
     private Optional<KnownRun> knownRun(Job job, int host) {
         Optional<String> runState = host == 0 ? Optional.ofNullable(job.getRunState())
                 : gangHosts.runState(job.getId(), job.getAttempt(), host);
-        HostShare share = AgentPlacement.of(job.getPlacement()).hosts(job.getSlots()).get(host);
+        HostShare share = AgentPlacement.of(job.getPlacement()).host(host, job.getSlots());
         return runState.map(state -> new KnownRun(job.getId(), job.getAttempt(), job.getState() == JobState.CANCELLING,
                 state, job.getStartedAt(), job.getTimeoutSeconds(), logStore.readPositions(job.getId(), job.getAttempt()),
                 shippedLogs.lastBatch(job.getId(), job.getAttempt(), host),
@@ -156,7 +156,7 @@ public class AgentWork {
         if (host > 0 && rendezvous.isEmpty()) {
             return Optional.empty();
         }
-        HostShare share = AgentPlacement.of(job.getPlacement()).hosts(job.getSlots()).get(host);
+        HostShare share = AgentPlacement.of(job.getPlacement()).host(host, job.getSlots());
         return Optional.of(new Assignment(job.getId(), job.getAttempt(), job.getJobName(), job.getTaskConfig(),
                 job.getResourceConfig(), programs.of(job), share.gpus(), share.ranks(job.getSlots(), host),
                 rendezvous.orElse(null), job.getTimeoutSeconds()));

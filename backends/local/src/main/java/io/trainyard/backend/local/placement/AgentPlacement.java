@@ -69,6 +69,11 @@ public record AgentPlacement(String node, String device, List<Integer> gpus, int
         return hosts;
     }
 
+    /** Host {@code host}'s share (0: the first host) of a job of {@code workers} processes. */
+    public HostShare host(int host, int workers) {
+        return hosts(workers).get(host);
+    }
+
     /** This placement as the core stores it. */
     public Placement tagged() {
         return Placement.of(KIND, this);
