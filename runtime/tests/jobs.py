@@ -66,19 +66,19 @@ def free_port() -> int:
 
 
 class Job:
-    def __init__(self, work_dir: Path, config: dict):
+    def __init__(self, work_dir: Path, config: dict, resource: dict = RESOURCE_CONFIG):
         self.work_dir = work_dir
         work_dir.mkdir(parents=True, exist_ok=True)
         self.task_path = work_dir / "task.yaml"
         self.resource_path = work_dir / "resource.yaml"
         self.task_path.write_text(yaml.safe_dump(config))
-        self.resource_path.write_text(yaml.safe_dump(RESOURCE_CONFIG))
+        self.resource_path.write_text(yaml.safe_dump(resource))
 
-    def argv(self, extra: list[str]) -> list[str]:
+    def argv(self, extra: list[str], module: str = "trainyard_runtime.train") -> list[str]:
         return [
             sys.executable,
             "-m",
-            "trainyard_runtime.train",
+            module,
             "--job_name=test-job",
             f"--task_config_uri=file://{self.task_path}",
             f"--resource_config_uri=file://{self.resource_path}",
@@ -91,8 +91,11 @@ class Job:
             self.argv(list(extra)), cwd=self.work_dir, env=environment, capture_output=True, text=True, timeout=timeout
         )
 
-    def start_rank(self, rank: int, world_size: int, port: int, *extra: str) -> subprocess.Popen:
-        """One rank as the server starts it for localTrainerConfig.numWorkers > 1."""
+    def start_rank(
+        self, rank: int, world_size: int, port: int, *extra: str, module: str = "trainyard_runtime.train"
+    ) -> subprocess.Popen:
+        """One rank as the server starts it for localTrainerConfig.numWorkers > 1 (or, with ``module``, a
+        graph-store job's storage process)."""
         env = {
             **os.environ,
             "OMP_NUM_THREADS": "1",
@@ -105,7 +108,7 @@ class Job:
             "GIGL_COMPONENT": "Trainer",
         }
         return subprocess.Popen(
-            self.argv(list(extra)),
+            self.argv(list(extra), module),
             cwd=self.work_dir,
             env=env,
             stdout=subprocess.PIPE,

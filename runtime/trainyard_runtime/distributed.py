@@ -16,6 +16,7 @@ import torch.distributed as dist
 
 from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.data.dataset import GraphDataset
+from trainyard_runtime.data.graph_store import GraphStore
 from trainyard_runtime.data.shared_tensors import open_tensors, publish_tensors
 from trainyard_runtime.partition import PartitionQuality, partition_nodes
 from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
@@ -23,13 +24,16 @@ from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
 
 @dataclass
 class ProcessContext:
-    """This process's place in the training world and the device it trains on."""
+    """This process's place in the training world and the device it trains on. The training world is the whole
+    torch.distributed world, or a group of it (``group``: graph-store mode's compute processes, which are its
+    first ranks, so their ranks in the group are their global ranks)."""
 
     rank: int
     world_size: int
     local_rank: int
     local_world_size: int
     device: torch.device
+    group: Any = None  # the torch.distributed group of the training world; None: the whole world
 
     @property
     def is_leader(self) -> bool:
@@ -41,14 +45,14 @@ class ProcessContext:
 
     def barrier(self) -> None:
         if self.is_distributed:
-            dist.barrier()
+            dist.barrier(group=self.group)
 
     def broadcast_from_leader(self, tensor: torch.Tensor) -> torch.Tensor:
         """Rank 0's ``tensor`` on every rank (same shape and dtype everywhere), on the CPU."""
         if not self.is_distributed:
             return tensor
         on_device = tensor.to(self.device)
-        dist.broadcast(on_device, src=0)
+        dist.broadcast(on_device, src=0, group=self.group)
         return on_device.cpu()
 
     def all_reduce_max(self, value: int) -> int:
@@ -56,7 +60,7 @@ class ProcessContext:
         if not self.is_distributed:
             return value
         on_device = torch.tensor([value], dtype=torch.int64, device=self.device)
-        dist.all_reduce(on_device, op=dist.ReduceOp.MAX)
+        dist.all_reduce(on_device, op=dist.ReduceOp.MAX, group=self.group)
         return int(on_device.item())
 
     def all_reduce_sum(self, tensor: torch.Tensor) -> torch.Tensor:
@@ -64,7 +68,7 @@ class ProcessContext:
         if not self.is_distributed:
             return tensor
         on_device = tensor.to(self.device)
-        dist.all_reduce(on_device, op=dist.ReduceOp.SUM)
+        dist.all_reduce(on_device, op=dist.ReduceOp.SUM, group=self.group)
         return on_device.cpu()
 
 
@@ -78,8 +82,9 @@ def _env_int(name: str, default: int) -> int:
         raise ConfigError(f"environment variable {name}={raw!r} is not an integer") from None
 
 
-def join_process_group(use_cuda: bool) -> ProcessContext:
-    """Joins the world described by the standard env vars (``WORLD_SIZE`` > 1), nccl on GPUs, gloo on CPUs."""
+def join_process_group(use_cuda: bool, backend: str | None = None) -> ProcessContext:
+    """Joins the world described by the standard env vars (``WORLD_SIZE`` > 1), nccl on GPUs, gloo on CPUs,
+    unless ``backend`` is given."""
     world_size = _env_int("WORLD_SIZE", 1)
     rank = _env_int("RANK", 0)
     local_rank = _env_int("LOCAL_RANK", rank)
@@ -102,7 +107,8 @@ def join_process_group(use_cuda: bool) -> ProcessContext:
                 raise ConfigError(f"WORLD_SIZE={world_size} needs {name} in the environment")
         if world_size > local_world_size:
             _use_interface_towards_master()
-        dist.init_process_group("nccl" if use_cuda else "gloo", init_method="env://", rank=rank, world_size=world_size)
+        backend = backend or ("nccl" if use_cuda else "gloo")
+        dist.init_process_group(backend, init_method="env://", rank=rank, world_size=world_size)
     return ProcessContext(rank, world_size, local_rank, local_world_size, device)
 
 
@@ -176,16 +182,24 @@ def share_dataset(
 def partition_dataset(
     context: ProcessContext, dataset: GraphDataset, partitioner: str, seed: int
 ) -> tuple[PartitionedDataset, PartitionQuality]:
-    """This rank's part of ``dataset`` (one part per rank). Rank 0 partitions (METIS may differ between runs
-    of different machines, and every rank must agree) and broadcasts the owners."""
-    store, num_parts = dataset.store, context.world_size
+    """This rank's part of ``dataset`` (one part per rank)."""
+    owner, quality = assign_owners(context, dataset.store, context.world_size, partitioner, seed)
+    return PartitionedDataset.from_dataset(dataset, owner, context.rank, context.world_size), quality
+
+
+def assign_owners(
+    context: ProcessContext, store: GraphStore, num_parts: int, partitioner: str, seed: int, first_owner: int = 0
+) -> tuple[torch.Tensor, PartitionQuality | None]:
+    """Each node's owner, ranks ``first_owner`` .. ``first_owner + num_parts - 1`` of the world holding one part
+    each, and on rank 0 the partition's quality. Rank 0 partitions (METIS may differ between runs of different
+    machines, and every rank must agree) and broadcasts the owners."""
     if context.is_leader:
-        owner = partition_nodes(store, num_parts, partitioner, seed)
+        parts = partition_nodes(store, num_parts, partitioner, seed)
+        quality = PartitionQuality.of(store, parts, num_parts)
+        owner = (parts + first_owner).to(torch.int32)
     else:
-        owner = torch.empty(store.num_nodes, dtype=torch.int32)
-    owner = context.broadcast_from_leader(owner)
-    quality = PartitionQuality.of(store, owner, num_parts) if context.is_leader else None
-    return PartitionedDataset.from_dataset(dataset, owner, context.rank, num_parts), quality
+        quality, owner = None, torch.empty(store.num_nodes, dtype=torch.int32)
+    return context.broadcast_from_leader(owner), quality
 
 
 def default_store_folder(configured: str, job_name: str) -> Path:

@@ -6,6 +6,7 @@ Exit status: 0 done, 2 bad arguments or configuration (the message names the cul
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from trainyard_runtime.data.dataset import GraphDataset, build_dataset
 from trainyard_runtime.data.hetero_dataset import HeteroGraphDataset, build_hetero_dataset
 from trainyard_runtime.distributed import (
     ProcessContext,
+    assign_owners,
     default_store_folder,
     join_process_group,
     leave_process_group,
@@ -28,9 +30,11 @@ from trainyard_runtime.distributed import (
     share_dataset,
     spawn_local_processes,
 )
+from trainyard_runtime.graph_store_mode import GraphStoreCluster
 from trainyard_runtime.outputs.artifacts import load_state_dict, save_state_dict, write_metrics
 from trainyard_runtime.outputs.progress import ProgressReporter
 from trainyard_runtime.outputs.tensorboard import ScalarLog
+from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
 from trainyard_runtime.tasks import LinkPredictionTask, NodeClassificationTask
 from trainyard_runtime.tasks.hetero_link_prediction import HeteroLinkPredictionTask
 from trainyard_runtime.tasks.hetero_node_classification import HeteroNodeClassificationTask
@@ -39,13 +43,24 @@ from trainyard_runtime.uris import local_path
 
 
 class TrainingJob:
-    """One process's share of a training job: the configuration, resolved once, and the run."""
+    """One process's share of a training job: the configuration, resolved once, and the run.
 
-    def __init__(self, command_line: CommandLine, config: TaskConfig, args: TrainerArgs, work_dir: Path):
+    ``graph_store`` is set in GiGL's graph-store mode: this process is then a compute process (the trainer) or,
+    started as :mod:`trainyard_runtime.graph_store_mode.storage_main`, a storage process."""
+
+    def __init__(
+        self,
+        command_line: CommandLine,
+        config: TaskConfig,
+        args: TrainerArgs,
+        work_dir: Path,
+        graph_store: GraphStoreCluster | None = None,
+    ):
         self.command_line = command_line
         self.config = config
         self.args = args
         self.work_dir = work_dir
+        self.graph_store = graph_store
         self.model_path = self._output(
             "trained_model_uri", required=not config.should_skip_model_evaluation or not config.should_skip_training
         )
@@ -70,10 +85,15 @@ class TrainingJob:
             with_edge_weights=self.args.sampler == "weighted",
         )
 
-    def _build_task(self, context: ProcessContext, progress: ProgressReporter, started: float):
+    def store_folder(self) -> Path:
+        return default_store_folder(self.args.graph_store_dir, self.command_line.job_name)
+
+    def _build_task(self, context: ProcessContext, world: ProcessContext, progress: ProgressReporter, started: float):
         """Builds (once per host) and shares the dataset, then the task that trains on it."""
         config, args = self.config, self.args
-        folder = default_store_folder(args.graph_store_dir, self.command_line.job_name)
+        folder = self.store_folder()
+        if self.graph_store is not None:
+            return self._build_compute_task(context, world, progress, started, folder)
         if args.graph_partitions > 1:
             return self._build_partitioned_task(context, progress, started, folder)
         if config.graph.is_heterogeneous:
@@ -125,6 +145,32 @@ class TrainingJob:
         task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
         return task_type(dataset, args, context)
 
+    def _build_compute_task(
+        self, context: ProcessContext, world: ProcessContext, progress: ProgressReporter, started: float, folder
+    ):
+        """A graph-store compute process keeps no part: only the routing tables (who owns each node) and its share
+        of the seeds. Every batch's neighbourhood and features come from the storage processes."""
+        config, args, cluster = self.config, self.args, self.graph_store
+        whole = share_dataset(world, self.build_dataset, folder)
+        whole_bytes = sum(t.numel() * t.element_size() for t in whole.tensors().values())
+        owner, quality = assign_owners(
+            world, whole.store, cluster.storage_processes, args.partitioner, args.seed, cluster.compute_processes
+        )
+        dataset = PartitionedDataset.for_requester(
+            whole, owner, world.rank, world.world_size, (context.rank, context.world_size)
+        )
+        del whole
+        if quality is not None:
+            progress.say(
+                f"[trainyard] graph-store mode: {cluster.compute_processes} compute and "
+                f"{cluster.storage_processes} storage process(es); graph partitioned ({args.partitioner}) over the "
+                f"storage processes: edge cut {quality.edge_cut:.1%}, balance {quality.balance:.3f}; "
+                f"compute rank 0 holds {dataset.graph.held_bytes() / 2**20:.1f} MiB of the graph's "
+                f"{whole_bytes / 2**20:.1f} MiB, built in {time.monotonic() - started:.1f}s"
+            )
+        task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
+        return task_type(dataset, args, context)
+
     def _build_hetero_task(self, context: ProcessContext, progress: ProgressReporter, started: float, folder: Path):
         config, args, graph = self.config, self.args, self.config.graph
         link_prediction = config.task == "link_prediction"
@@ -158,13 +204,18 @@ class TrainingJob:
     def run(self) -> None:
         retain_freed_memory()
         torch.manual_seed(self.args.seed)
-        context = join_process_group(self.command_line.use_cuda)
+        cluster = self.graph_store
+        if cluster is not None:
+            cluster.expect_role(storage=False)
+        # Graph-store mode's world is gloo, as its storage processes have no GPU; compute trains in a group of its own.
+        world = join_process_group(self.command_line.use_cuda, backend="gloo" if cluster is not None else None)
         try:
-            self._run_in(context)
+            self._run_in(world if cluster is None else cluster.join(world), world)
         finally:
-            leave_process_group(context)
+            leave_process_group(world)
 
-    def _run_in(self, context: ProcessContext) -> None:
+    def _run_in(self, context: ProcessContext, world: ProcessContext) -> None:
+        """Trains in ``context``, the training world: the whole ``world``, or graph-store mode's compute processes."""
         config, args = self.config, self.args
         progress = ProgressReporter(max(args.num_max_train_batches // context.world_size, 1), context.is_leader)
         progress.say(
@@ -183,7 +234,7 @@ class TrainingJob:
                 f"the server started {context.world_size} process(es) (localTrainerConfig.numWorkers)"
             )
         started = time.monotonic()
-        task = self._build_task(context, progress, started)
+        task = self._build_task(context, world, progress, started)
         wants_tensorboard = context.is_leader and config.should_log_to_tensorboard and self.tensorboard_path
         scalars = ScalarLog(self.tensorboard_path if wants_tensorboard else None)
         test_metrics: dict = {}
@@ -209,6 +260,8 @@ class TrainingJob:
             if context.is_leader and self.metrics_path is not None and test_metrics:
                 write_metrics(test_metrics, self.metrics_path)
                 progress.say(f"[trainyard] wrote metrics to {self.metrics_path}")
+            if self.graph_store is not None:
+                task.dataset.exchange.release()  # the storage processes stop answering, and exit
         finally:
             scalars.close()
         context.barrier()
@@ -226,7 +279,7 @@ def prepare(argv: list[str]) -> TrainingJob:
     command_line = parse_command_line(argv)
     work_dir = Path.cwd()
     config = TaskConfig.load(command_line.task_config_uri, work_dir)
-    load_resource_config(command_line.resource_config_uri, work_dir)
+    resource = load_resource_config(command_line.resource_config_uri, work_dir)
     args = TrainerArgs.parse(config.trainer_args, command_line.overrides, config.task)
     args.fanout_for(config.graph.edge_types)  # a per-edge-type fanout must match graphMetadata's edge types
     if config.graph.is_heterogeneous:
@@ -251,7 +304,32 @@ def prepare(argv: list[str]) -> TrainingJob:
             )
     if args.local_world_size is not None and not command_line.nproc_given:
         command_line.nproc = args.local_world_size  # GiGL's processes per machine, when started by hand
-    return TrainingJob(command_line, config, args, work_dir)
+    graph_store = GraphStoreCluster.of(resource, int(os.environ.get("WORLD_SIZE") or 1))
+    if graph_store is not None:
+        check_graph_store_mode(config, args)
+    return TrainingJob(command_line, config, args, work_dir, graph_store)
+
+
+def check_graph_store_mode(config: TaskConfig, args: TrainerArgs) -> None:
+    """What graph-store mode runs: a homogeneous graph, sampled uniformly through the storage processes."""
+    if config.graph.is_heterogeneous:
+        raise ConfigError("graph-store mode (vertexAiGraphStoreTrainerConfig) supports homogeneous graphs only")
+    if args.graph_partitions > 1:
+        raise ConfigError(
+            f"trainer argument graph_partitions={args.graph_partitions}: in graph-store mode the graph is split over "
+            "the storage processes (graphStorePool.numReplicas), one part each"
+        )
+    unsupported = {
+        "sampler": args.sampler != "neighbor",
+        "ssl_positive_label_percentage": args.ssl_positive_label_percentage is not None,
+        "node_embedding_dim": args.node_embedding_dim > 0,
+    }
+    for name, given in unsupported.items():
+        if given:
+            raise ConfigError(
+                f"trainer argument {name}={getattr(args, name)}: graph-store mode samples with sampler=neighbor, "
+                "without self-supervised labels or learnable node embeddings"
+            )
 
 
 def _run_job(job: TrainingJob) -> None:

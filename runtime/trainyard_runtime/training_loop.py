@@ -53,7 +53,7 @@ class TrainingLoop:
         model: nn.Module = task.model
         if context.is_distributed:
             device_ids = [context.device] if context.device.type == "cuda" else None
-            model = DistributedDataParallel(task.model, device_ids=device_ids)
+            model = DistributedDataParallel(task.model, device_ids=device_ids, process_group=context.group)
         optimizer = adamw(model.parameters(), args.learning_rate, args.weight_decay, context.device)
         model.train()
         batches = prefetched(task.training_batches(), context.device, in_thread=not task.samples_with_collectives)

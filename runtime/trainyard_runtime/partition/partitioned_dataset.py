@@ -35,6 +35,19 @@ class PartitionedDataset:
             splits[name] = split[..., graph.owns(anchors)].clone()
         return cls(graph, splits, dataset.num_classes)
 
+    @classmethod
+    def for_requester(
+        cls, dataset: GraphDataset, owner: torch.Tensor, rank: int, num_parts: int, share: tuple[int, int]
+    ) -> PartitionedDataset:
+        """The view of a process that owns no part (``owner`` never names ``rank``) and only requests: a
+        graph-store compute process. It keeps the routing tables, and trains on ``share`` = (index, count) of
+        the requesters' seeds: every count-th anchor and split entry."""
+        index, count = share
+        graph = PartitionedGraph.from_store(dataset.store, dataset.labels, owner, rank, num_parts)
+        graph.anchors = dataset.store.nodes_with_edges()[index::count].clone()
+        splits = {name: split[..., index::count].clone() for name, split in dataset.splits.items()}
+        return cls(graph, splits, dataset.num_classes)
+
     @property
     def store(self) -> PartitionedGraph:
         """What the tasks read of a store (node count, feature width) and sample from."""
@@ -46,6 +59,5 @@ class PartitionedDataset:
 
     def gather(self, node: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
         """Features and labels of ``node`` (global ids) from their owners, in the order of ``node``."""
-        tables = [self.graph.features] + ([] if self.graph.labels is None else [self.graph.labels])
-        fetched = self.exchange.fetch_rows(node.cpu(), tables)
+        fetched = self.exchange.fetch_rows(node.cpu())
         return fetched[0], fetched[1] if len(fetched) > 1 else None

@@ -24,6 +24,9 @@ class PartitionedGraph:
     indices: torch.Tensor  # int32 global ids (int64 beyond 2^31 nodes, as the store)
     features: torch.Tensor  # [owned, F]
     labels: torch.Tensor | None = None  # [owned]
+    # The link-prediction anchors of a process that owns no part (a graph-store compute process): its share of
+    # the graph's nodes with edges, as it cannot find them in rows of its own.
+    anchors: torch.Tensor | None = None
 
     @classmethod
     def from_store(
@@ -76,12 +79,19 @@ class PartitionedGraph:
         return self.owner[nodes] == self.rank
 
     def nodes_with_edges(self) -> torch.Tensor:
-        """Global ids of this part's nodes with at least one edge (the anchors it trains link prediction on)."""
+        """Global ids of this part's nodes with at least one edge (the anchors it trains link prediction on), or
+        the anchors it was given."""
+        if self.anchors is not None:
+            return self.anchors
         return self.owned_nodes()[self.indptr.diff() > 0]
+
+    def tables(self) -> list[torch.Tensor]:
+        """The per-owned-node tables a batch fetches: features, then labels if the graph has them."""
+        return [self.features] + ([] if self.labels is None else [self.labels])
 
     def held_bytes(self) -> int:
         """Bytes this process holds for the graph: its part plus the two per-node routing tables."""
-        tensors = [self.owner, self.local_row, self.indptr, self.indices, self.features]
-        if self.labels is not None:
-            tensors.append(self.labels)
+        tensors = [self.owner, self.local_row, self.indptr, self.indices, *self.tables()]
+        if self.anchors is not None:
+            tensors.append(self.anchors)
         return sum(t.numel() * t.element_size() for t in tensors)
