@@ -33,7 +33,7 @@ class Backend(BaseModel):
     nodes: StrictBool = Field(description="Jobs may ask it to spread their workers over several hosts (a submission's nodes)")
     partitions: StrictBool = Field(description="It submits to a cluster whose partitions GET /backends/{name}/partitions lists")
     placement: StrictStr = Field(description="The kind tag of its jobs' placements (job.placement.kind)")
-    resource_configs: List[StrictStr] = Field(description="The GiGL trainerResourceConfig kinds it runs", alias="resourceConfigs")
+    resource_configs: List[StrictStr] = Field(description="The GiGL trainerResourceConfig kinds it runs: those it is made for, then those it runs when named or when no backend made for them is on", alias="resourceConfigs")
     __properties: ClassVar[List[str]] = ["description", "gpus", "links", "name", "nodes", "partitions", "placement", "resourceConfigs"]
 
     model_config = ConfigDict(

@@ -27,8 +27,13 @@ public interface Backend {
         return description().name();
     }
 
-    /** Whether this backend runs jobs with this trainer resource kind. */
+    /** Whether this backend runs jobs with this trainer resource kind, made for it or standing in for another. */
     default boolean runs(TrainerResource resource) {
+        return description().runs().contains(resource.kind());
+    }
+
+    /** Whether this backend is made for jobs with this trainer resource kind (not only standing in for another). */
+    default boolean madeFor(TrainerResource resource) {
         return description().resourceConfigs().contains(resource.kind());
     }
 

@@ -10,7 +10,8 @@ import io.trainyard.validation.Violation;
 
 /**
  * What a backend whose trainers are processes on hosts it reaches through a filesystem (the local pool, Slurm) checks
- * of a job at submission: its outputs are paths, and its trainer command splits into words (no shell runs it).
+ * of a job at submission: its outputs are paths, and its trainer (and graph-store storage) command splits into words (no
+ * shell runs it).
  */
 public final class HostProcesses {
 
@@ -27,14 +28,22 @@ public final class HostProcesses {
             }
         });
         if (job.getTask().shouldRunGltBackend()) {
-            try {
-                CommandWords.split(job.getTask().trainerCommand());
-            } catch (IllegalArgumentException e) {
-                violations.add(new Violation("taskConfig.trainerConfig.command", e.getMessage()));
-            }
+            checkWords(job.getTask().trainerCommand(), "taskConfig.trainerConfig.command", violations);
+        }
+        if (job.getTask().graphStoreStorage() != null) {
+            checkWords(job.getTask().graphStoreStorage().command(), "taskConfig.trainerConfig.graphStoreStorageConfig.command",
+                    violations);
         }
         if (!violations.isEmpty()) {
             throw new InvalidRequestException(violations);
+        }
+    }
+
+    private static void checkWords(String command, String field, List<Violation> violations) {
+        try {
+            CommandWords.split(command);
+        } catch (IllegalArgumentException e) {
+            violations.add(new Violation(field, e.getMessage()));
         }
     }
 }

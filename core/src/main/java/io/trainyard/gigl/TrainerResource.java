@@ -87,6 +87,20 @@ public sealed interface TrainerResource {
         public Long timeoutSeconds() {
             return computePool.timeoutSeconds();
         }
+
+        /**
+         * The processes of both pools, as one world: {@link #computeProcessesPerReplica()} per compute replica,
+         * one per storage replica.
+         */
+        @Override
+        public int workers() {
+            return computePool.numReplicas() * computeProcessesPerReplica() + graphStorePool.numReplicas();
+        }
+
+        /** {@code computeClusterLocalWorldSize}; when unset, one per GPU of a compute replica, else one. */
+        public int computeProcessesPerReplica() {
+            return computeClusterLocalWorldSize > 0 ? computeClusterLocalWorldSize : Math.max(computePool.gpuLimit(), 1);
+        }
     }
 
     /** {@code customTrainerConfig} or {@code kfpTrainerConfig}: accepted by the parser, run by no backend yet. */

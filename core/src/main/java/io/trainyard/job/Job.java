@@ -10,6 +10,8 @@ import java.util.function.Function;
 
 import io.trainyard.gigl.ResourceConfig;
 import io.trainyard.gigl.TaskConfig;
+import io.trainyard.gigl.TrainerResource;
+import io.trainyard.launch.GraphStoreProcesses;
 import io.trainyard.launch.TrainerImages;
 import io.trainyard.launch.TrainerProgram;
 import jakarta.persistence.Column;
@@ -370,15 +372,21 @@ public class Job implements Persistable<UUID> {
 
     /**
      * What this job's trainer runs, as its task config says: {@code trainerConfig.command} on the in-memory path,
-     * GiGL's v1 training process on the legacy one; images the job names none of are {@code serverImages}.
+     * GiGL's v1 training process on the legacy one; images the job names none of are {@code serverImages}. A
+     * graph-store job's program names its storage processes too.
      *
      * @param words how the backend splits {@code trainerConfig.command} into words (as its GiGL launcher would)
      */
     public TrainerProgram trainerProgram(TrainerImages serverImages, Function<String, List<String>> words) {
         boolean legacy = !task.shouldRunGltBackend();
+        TaskConfig.GraphStoreStorage storage = task.graphStoreStorage();
+        GraphStoreProcesses graphStore = storage != null && resource.trainer() instanceof TrainerResource.VertexAiGraphStore pools
+                ? new GraphStoreProcesses(words.apply(storage.command()), storage.storageArgs(), pools.graphStorePool().numReplicas(),
+                        pools.computeProcessesPerReplica())
+                : null;
         return new TrainerProgram(legacy ? TrainerProgram.LEGACY_TRAINER : words.apply(task.trainerCommand()), legacy,
                 task.trainerArgs(), getImages().orElse(serverImages), task.trainedModelMetadata().byField(),
-                !task.shouldSkipTraining());
+                !task.shouldSkipTraining(), graphStore);
     }
 
     public String getTaskConfigSource() {

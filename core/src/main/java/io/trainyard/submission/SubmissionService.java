@@ -195,7 +195,10 @@ public class SubmissionService {
         return submission.project() == null || submission.project().isBlank() ? DEFAULT_PROJECT : submission.project();
     }
 
-    /** The backend the submission names, else the first that runs its resource config. */
+    /**
+     * The backend the submission names, else the first made for its resource config, else the first standing in for
+     * one that is (Vertex AI's graph-store configs run on the local pool when Vertex AI is off).
+     */
     private Backend backendFor(String named, TrainerResource trainer, List<Violation> violations) {
         if (named != null) {
             Backend backend = backends.stream().filter(candidate -> candidate.name().equals(named)).findFirst().orElse(null);
@@ -203,15 +206,15 @@ public class SubmissionService {
                 violations.add(new Violation("backend", "this server has no backend '" + named + "'; it has " + offered()));
             } else if (!backend.runs(trainer)) {
                 violations.add(new Violation("backend", "the " + named + " backend runs "
-                        + String.join(" or ", backend.description().resourceConfigs()) + " jobs, not " + trainer.kind()));
+                        + String.join(" or ", backend.description().runs()) + " jobs, not " + trainer.kind()));
                 return null;
             }
             return backend;
         }
-        for (Backend backend : backends) {
-            if (backend.runs(trainer)) {
-                return backend;
-            }
+        Optional<Backend> chosen = backends.stream().filter(backend -> backend.madeFor(trainer)).findFirst()
+                .or(() -> backends.stream().filter(backend -> backend.runs(trainer)).findFirst());
+        if (chosen.isPresent()) {
+            return chosen.get();
         }
         String off = String.join(" or ", modules.stream().filter(module -> module.resourceConfigs().contains(trainer.kind()))
                 .map(BackendDescription::name).toList());
@@ -225,7 +228,7 @@ public class SubmissionService {
     /** The server's backends and what each runs, for messages. */
     private String offered() {
         return String.join(", ", backends.stream().map(backend -> backend.name() + " (runs "
-                + String.join(", ", backend.description().resourceConfigs()) + ")").toList());
+                + String.join(", ", backend.description().runs()) + ")").toList());
     }
 
     private long timeoutSeconds(JobSubmission submission, ResourceConfig resource) {

@@ -72,14 +72,23 @@ public record LaunchSpec(String jobName, JobFiles files, TrainerProgram program,
     /**
      * One host's share of a job spread over several: ranks {@code firstRank ..} of the world, which meets at the
      * first host's {@code masterAddr:masterPort}; {@code LOCAL_RANK} counts from 0 on each host and
-     * {@code GROUP_RANK} numbers the hosts, as torchrun sets them.
+     * {@code GROUP_RANK} numbers the hosts, as torchrun sets them. In graph-store mode the last ranks run the
+     * storage program ({@link #storage()}).
      */
     public List<WorkerLaunch> workers(HostRanks host, String masterAddr, String masterPort) {
+        GraphStoreProcesses graphStore = program.graphStore();
         List<String> argv = argv();
         List<WorkerLaunch> launches = new ArrayList<>(host.workers());
         for (int localRank = 0; localRank < host.workers(); localRank++) {
             int rank = host.firstRank() + localRank;
             Map<String, String> env = giglEnvironment();
+            if (graphStore != null) {
+                env.put("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", Integer.toString(graphStore.computeProcessesPerReplica()));
+            }
+            boolean storage = graphStore != null && graphStore.isStorage(rank, host.worldSize());
+            if (storage) {
+                env.put("CUDA_VISIBLE_DEVICES", "");  // storage processes run on the CPU, as on GiGL's CPU image
+            }
             env.put("MASTER_ADDR", masterAddr);
             env.put("MASTER_PORT", masterPort);
             env.put("WORLD_SIZE", Integer.toString(host.worldSize()));
@@ -87,9 +96,24 @@ public record LaunchSpec(String jobName, JobFiles files, TrainerProgram program,
             env.put("LOCAL_RANK", Integer.toString(localRank));
             env.put("LOCAL_WORLD_SIZE", Integer.toString(host.workers()));
             env.put("GROUP_RANK", Integer.toString(host.hostIndex()));
-            launches.add(new WorkerLaunch(rank, argv, env));
+            launches.add(new WorkerLaunch(rank, storage ? storage().argv() : argv, env));
         }
         return launches;
+    }
+
+    /**
+     * The launch of a graph-store job's storage processes: {@code graphStoreStorageConfig.command} with the same
+     * job and configs, its {@code storageArgs} as flags, never on GPUs (GiGL runs them on the CPU image).
+     *
+     * @throws IllegalStateException for a job without graph-store mode
+     */
+    public LaunchSpec storage() {
+        GraphStoreProcesses graphStore = program.graphStore();
+        if (graphStore == null) {
+            throw new IllegalStateException("job " + jobName + " has no graph-store mode");
+        }
+        return new LaunchSpec(jobName, files, new TrainerProgram(graphStore.storageCommand(), false, graphStore.storageArgs(),
+                program.images(), Map.of(), false), false);
     }
 
     /**

@@ -15,14 +15,22 @@ import java.util.Map;
  *     has none)
  * @param outputs the set {@code trainedModelMetadata} URIs, by field, as the config gives them
  * @param clearsOutputs the run trains: its old outputs and the trainer asset folder are deleted first
+ * @param graphStore GiGL's graph-store mode, where a backend starts its storage processes beside the trainer's;
+ *     null for a trainer alone
  */
 public record TrainerProgram(List<String> command, boolean legacy, Map<String, String> trainerArgs,
-        TrainerImages images, Map<String, String> outputs, boolean clearsOutputs) {
+        TrainerImages images, Map<String, String> outputs, boolean clearsOutputs, GraphStoreProcesses graphStore) {
 
     /** GiGL's v1 training process, which its legacy trainer runs instead of {@code trainerConfig.command}. */
     public static final List<String> LEGACY_TRAINER = List.of("python", "-m", "gigl.src.training.v1.lib.training_process");
 
     public TrainerProgram {
         command = List.copyOf(command);
+    }
+
+    /** A trainer alone. */
+    public TrainerProgram(List<String> command, boolean legacy, Map<String, String> trainerArgs, TrainerImages images,
+            Map<String, String> outputs, boolean clearsOutputs) {
+        this(command, legacy, trainerArgs, images, outputs, clearsOutputs, null);
     }
 }

@@ -38,4 +38,23 @@ class LaunchSpecTest {
                 .containsExactly("gs://perm/job/model.pt", "gs://perm/job/trainer/");
         assertThat(new LaunchSpec("job", FILES, skipping, false).outputsToClear()).isEmpty();
     }
+
+    @Test
+    void aGraphStoreJobsLastRanksRunTheStorageProgramOnTheCpuAndEveryRankKnowsTheComputeProcessesPerReplica() {
+        GraphStoreProcesses graphStore = new GraphStoreProcesses(List.of("python", "-m", "storage"), Map.of("parts", "2"), 1, 2);
+        TrainerProgram program = new TrainerProgram(List.of("python", "-m", "train"), false, Map.of("lr", "0.1"), IMAGES, Map.of(),
+                true, graphStore);
+
+        // The second host of two runs compute rank 1 and the storage process, rank 2.
+        List<WorkerLaunch> workers = new LaunchSpec("job", FILES, program, true).workers(new HostRanks(1, 2, 3, 1), "10.0.0.1",
+                "29500");
+
+        assertThat(workers.get(0).argv()).containsSubsequence("train", "--use_cuda", "--lr=0.1");
+        assertThat(workers.get(0).environment()).containsEntry("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", "2")
+                .doesNotContainKey("CUDA_VISIBLE_DEVICES");
+        assertThat(workers.get(1).argv()).containsExactly("python", "-m", "storage", "--job_name=job",
+                "--task_config_uri=gs://temp/job/task.yaml", "--resource_config_uri=gs://temp/job/resource.yaml", "--parts=2");
+        assertThat(workers.get(1).environment()).containsEntry("RANK", "2").containsEntry("WORLD_SIZE", "3")
+                .containsEntry("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", "2").containsEntry("CUDA_VISIBLE_DEVICES", "");
+    }
 }

@@ -15,8 +15,8 @@ import io.trainyard.launch.WorkerLaunch;
 /**
  * The launch contract rendered as this host's trainer processes: each worker of {@link LaunchSpec#workers} with
  * what only the host adds: {@code CUDA_VISIBLE_DEVICES} naming exactly the job's GPUs (every worker sees them
- * all and picks its own by {@code LOCAL_RANK}, as under torchrun), unbuffered Python output for the log
- * shipper, the job and attempt, and the trainer path.
+ * all and picks its own by {@code LOCAL_RANK}, as under torchrun; a graph-store job's storage processes see
+ * none), unbuffered Python output for the log shipper, the job and attempt, and the trainer path.
  *
  * @param masterAddr the torch.distributed rendezvous address of the jobs whose first host this is (this host's
  *     address as the other hosts reach it)
@@ -42,7 +42,7 @@ public record TrainerInvocation(String masterAddr, List<Path> trainerPath) {
         List<WorkerLaunch> workers = new ArrayList<>(ranks.workers());
         for (WorkerLaunch worker : spec.workers(ranks, address, port)) {
             Map<String, String> env = new LinkedHashMap<>(worker.environment());
-            env.put("CUDA_VISIBLE_DEVICES", String.join(",", gpus.stream().map(String::valueOf).toList()));
+            env.putIfAbsent("CUDA_VISIBLE_DEVICES", String.join(",", gpus.stream().map(String::valueOf).toList()));
             env.put("PYTHONUNBUFFERED", "1");
             env.put("TRAINYARD_JOB_ID", jobId.toString());
             env.put("TRAINYARD_ATTEMPT", Integer.toString(attempt));

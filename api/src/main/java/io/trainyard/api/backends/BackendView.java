@@ -12,7 +12,8 @@ public record BackendView(
         String name,
         @Schema(description = "What it is, for people")
         String description,
-        @Schema(description = "The GiGL trainerResourceConfig kinds it runs", example = "[\"localTrainerConfig\"]")
+        @Schema(description = "The GiGL trainerResourceConfig kinds it runs: those it is made for, then those it runs when "
+                + "named or when no backend made for them is on", example = "[\"localTrainerConfig\"]")
         List<String> resourceConfigs,
         @Schema(description = "Jobs may ask it for GPUs by count (a submission's gpus and requireGpus); otherwise "
                 + "a job's machines come from its resource config")
@@ -27,7 +28,7 @@ public record BackendView(
         List<String> links) {
 
     static BackendView of(BackendDescription description) {
-        return new BackendView(description.name(), description.description(), description.resourceConfigs(),
+        return new BackendView(description.name(), description.description(), description.runs(),
                 description.gpuRequests(), description.multiHost(), description.partitions(), description.placementKind(), description.links());
     }
 }

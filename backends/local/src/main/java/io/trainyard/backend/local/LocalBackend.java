@@ -45,7 +45,8 @@ public class LocalBackend implements Backend {
     public static final String NAME = LocalRuns.BACKEND;
     public static final BackendDescription DESCRIPTION = new BackendDescription(NAME,
             "The pool of Trainyard agents: trainers as supervised processes on GPUs or CPU slots",
-            List.of(TrainerResource.Local.KIND), true, true, false, AgentPlacement.KIND, AgentPlacement.class, List.of("tensorboard"));
+            List.of(TrainerResource.Local.KIND), List.of(TrainerResource.VertexAiGraphStore.KIND), true, true, false, AgentPlacement.KIND,
+            AgentPlacement.class, List.of("tensorboard"));
 
     private final TrainyardProperties trainyard;
     private final LocalBackendProperties properties;

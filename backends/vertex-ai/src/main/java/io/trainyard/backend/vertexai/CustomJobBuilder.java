@@ -30,7 +30,6 @@ import io.trainyard.gigl.TrainerResource;
 import io.trainyard.job.Job;
 import io.trainyard.launch.LaunchSpec;
 import io.trainyard.launch.TrainerImages;
-import io.trainyard.launch.TrainerProgram;
 import io.trainyard.validation.InvalidRequestException;
 import io.trainyard.validation.Violation;
 
@@ -75,7 +74,7 @@ final class CustomJobBuilder {
         // The pool whose settings are the job's: its only pool, or a graph-store job's compute pool.
         TrainerResource.VertexAi lead = leadPool(job);
         if (resource.trainer() instanceof TrainerResource.VertexAiGraphStore graphStore) {
-            addGraphStorePools(jobSpec, trainer, graphStore, job.getTask().graphStoreStorage(), violations);
+            addGraphStorePools(jobSpec, trainer, graphStore, violations);
         } else {
             addSinglePool(jobSpec, job, trainer, lead, violations);
         }
@@ -149,14 +148,12 @@ final class CustomJobBuilder {
      * get the compute pool's environment.
      */
     private void addGraphStorePools(CustomJobSpec.Builder jobSpec, LaunchSpec trainer,
-            TrainerResource.VertexAiGraphStore graphStore, TaskConfig.GraphStoreStorage storage, List<Violation> violations) {
+            TrainerResource.VertexAiGraphStore graphStore, List<Violation> violations) {
         TrainerImages images = trainer.program().images();
         TrainerResource.VertexAi compute = graphStore.computePool();
-        int computeProcesses = graphStore.computeClusterLocalWorldSize() > 0 ? graphStore.computeClusterLocalWorldSize()
-                : trainer.useCuda() ? compute.gpuLimit() : 1;
         Map<String, String> env = new LinkedHashMap<>();
         env.put("TF_CPP_MIN_LOG_LEVEL", "3");
-        env.put("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", Integer.toString(computeProcesses));
+        env.put("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", Integer.toString(graphStore.computeProcessesPerReplica()));
         env.putAll(runtimeEnvironment(trainer));
 
         WorkerPoolSpec.Builder computePool = pool(compute, container(images.choose(trainer.useCuda(), null), trainer, env),
@@ -164,9 +161,7 @@ final class CustomJobBuilder {
         jobSpec.addWorkerPoolSpecs(computePool.clone().setReplicaCount(1));
         jobSpec.addWorkerPoolSpecs(compute.numReplicas() > 1
                 ? computePool.clone().setReplicaCount(compute.numReplicas() - 1) : WorkerPoolSpec.newBuilder());
-        LaunchSpec storageServer = new LaunchSpec(trainer.jobName(), trainer.files(), new TrainerProgram(words(storage.command()),
-                false, storage.storageArgs(), images, Map.of(), false), false);
-        jobSpec.addWorkerPoolSpecs(pool(graphStore.graphStorePool(), container(images.cpuDockerUri(), storageServer, env), violations)
+        jobSpec.addWorkerPoolSpecs(pool(graphStore.graphStorePool(), container(images.cpuDockerUri(), trainer.storage(), env), violations)
                 .setReplicaCount(graphStore.graphStorePool().numReplicas()));
     }
 
