@@ -1,5 +1,6 @@
 package io.trainyard.api;
 
+import static io.trainyard.testing.TrainyardClient.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URISyntaxException;
@@ -16,6 +17,7 @@ import io.trainyard.client.ApiException;
 import io.trainyard.client.model.Job;
 import io.trainyard.client.model.JobSubmission;
 import io.trainyard.client.model.LaunchPlan;
+import io.trainyard.client.model.LaunchWorker;
 import io.trainyard.testing.JobBodies;
 import io.trainyard.testing.RunningServer;
 import io.trainyard.testing.TestDatabase;
@@ -129,6 +131,29 @@ class GiglExampleConfigsTest {
         assertThat(env(storage)).isEqualTo(env(compute)).containsEntry("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", "2")
                 .doesNotContainKey("LEADER_WORKER_INTERNAL_IP_FILE_PATH");
         assertThat(spec.get("tensorboard").asString()).endsWith("/tensorboards/USER_PROVIDED_TENSORBOARD_ID");
+    }
+
+    @Test
+    void aGraphStoreConfigGoesToVertexAiWhichIsMadeForItAndRunsOnTheLocalPoolAsOneWorldWhenItNamesIt() throws Exception {
+        Path examples = Path.of("").toAbsolutePath().getParent().resolve("examples/graph-store-link-prediction");
+        JobSubmission submission = new JobSubmission().jobName("graph_store_here")
+                .taskConfig(Files.readString(examples.resolve("task_config.yaml")))
+                .resourceConfig(Files.readString(examples.resolve("resource_config.yaml")));
+
+        ApiException toVertex = refusal(() -> api.jobs().dryRunJob(submission));
+        LaunchPlan local = api.jobs().dryRunJob(submission.backend("local"));
+
+        assertThat(toVertex.getResponseBody()).as("Vertex AI writes its outputs to GCS").contains("gs://");
+        assertThat(local.getBackend()).isEqualTo("local");
+        assertThat(local.getWorkers()).extracting(LaunchWorker::getRank).containsExactly(0, 1, 2);
+        LaunchWorker compute = local.getWorkers().get(1);
+        LaunchWorker storage = local.getWorkers().get(2);
+        assertThat(compute.getArgv()).containsSequence("-m", "trainyard_runtime.train").contains("--partitioner=metis");
+        assertThat(storage.getArgv()).containsSequence("-m", "trainyard_runtime.graph_store_mode.storage_main")
+                .doesNotContain("--partitioner=metis");
+        assertThat(compute.getEnvironment()).containsEntry("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", "2").containsEntry("WORLD_SIZE", "3");
+        assertThat(storage.getEnvironment()).containsEntry("COMPUTE_CLUSTER_LOCAL_WORLD_SIZE", "2").containsEntry("RANK", "2")
+                .containsEntry("CUDA_VISIBLE_DEVICES", "");
     }
 
     @Test

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Training across real network stacks: three agents, each in a network namespace of its own joined to the server's
  * by a veth pair and advertising its own address as the rendezvous. The link-prediction example, its graph split in
- * three parts, runs one rank per host; the ranks sample through all_to_all over gloo between the namespaces. A gang
- * whose host dies is retried whole on the hosts left.
+ * three parts, runs one rank per host; the ranks sample through all_to_all over gloo between the namespaces. GiGL's
+ * graph-store config runs its storage process and compute processes a host each. A gang whose host dies is retried
+ * whole on the hosts left.
  */
 class MultiHostTrainingTest {
 
@@ -95,6 +96,30 @@ class MultiHostTrainingTest {
                 singleMrr, spreadMrr, shares);
         assertThat(shares).as("each rank's share of the graph, in %").hasSize(3)
                 .allSatisfy(share -> assertThat(share).isLessThanOrEqualTo(45.0));
+    }
+
+    @Test
+    void gigLsGraphStoreConfigRunsItsStorageProcessAndTwoComputeProcessesOnThreeHosts() throws Exception {
+        TrainyardClient api = startHosts();
+        String task = Files.readString(REPOSITORY.resolve("examples/graph-store-link-prediction/task_config.yaml"));
+        String resource = Files.readString(REPOSITORY.resolve("examples/graph-store-link-prediction/resource_config.yaml"));
+
+        Job graphStore = train(api, "graph_store", task, resource, 3);
+
+        assertThat(graphStore.getWorkers()).as("2 compute processes and 1 storage process").isEqualTo(3);
+        List<String> hosts = new ArrayList<>(List.of(graphStore.getNode()));
+        graphStore.getPlacement().getOnAgent().getMoreHosts().forEach(share -> hosts.add(share.getNode()));
+        assertThat(hosts).doesNotHaveDuplicates().hasSize(3);
+        List<LogLine> lines = api.logs().getJobLogs(graphStore.getId(), null, 10_000).getLines();
+        LogLine storage = lines.stream().filter(line -> line.getText().contains("storage rank 2 holds")).findFirst().orElseThrow();
+        assertThat(storage.getRank()).isEqualTo(2);
+        assertThat(storage.getHost()).isEqualTo(hosts.get(2));
+        assertThat(lines).extracting(LogLine::getText)
+                .anySatisfy(text -> assertThat(text).contains("graph-store mode: 2 compute and 1 storage process(es)"))
+                .anySatisfy(text -> assertThat(text).containsPattern("storage rank 2 answered [1-9]\\d* rounds"));
+        double mrr = EvalMetrics.read(graphStore).get("mrr");
+        System.out.printf("MultiHostTrainingTest: graph-store mode over three hosts, test MRR %.4f%n", mrr);
+        assertThat(mrr).isGreaterThan(0.5);
     }
 
     @Test
