@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.trainyard.testing.JobBodies;
@@ -21,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  * servers. Java's source launcher runs it with the testing module (job bodies) and its dependencies on the
  * class path, as run.sh builds it: {@code java -cp CLASSPATH ServerBench.java <phase> <base-url>}.
  * Phases: submit (16 concurrent clients against an API-only replica), dispatch (submit-to-process-start
- * latency of no-op jobs, one at a time), logs (a job printing 1,000,000 lines, followed over SSE), slurm (on a
+ * latency of no-op jobs, one at a time; then again while 16 other clients submit as fast as they can), logs (a job printing 1,000,000 lines, followed over SSE), slurm (on a
  * server with the Slurm backend: submit-to-RUNNING latency one job at a time, then batch jobs submitted to sbatch per
  * second in a burst; run by bench/slurm/run.sh).
  */
@@ -118,6 +119,46 @@ public class ServerBench {
         List<Long> latencies = startLatencies(base, body("bench_dispatch", "pass"), 20, jobs, 5);
         System.out.printf("dispatch: submit-to-process-start latency over %d no-op jobs: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 jobs, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
+        dispatchLatencyBesideSubmissions(base, jobs);
+    }
+
+    /**
+     * The same latency while 16 other clients submit as fast as they can. Their jobs insist on a GPU, which this
+     * pool of CPU slots never has: the dispatcher claims, places and fails each (no capacity), so they load the API,
+     * the database and the dispatcher without taking the agent. Submitted faster than one dispatcher fails them, they
+     * pile up in the queue; the measured jobs have a higher priority, so they wait for no backlog, only for the
+     * dispatcher's passes.
+     */
+    static void dispatchLatencyBesideSubmissions(String base, int jobs) throws Exception {
+        String background = JSON.writeValueAsString(JobBodies.asJson(JobBodies.job("bench_beside", "pass").requireGpus(true)));
+        AtomicBoolean measuring = new AtomicBoolean(true);
+        AtomicInteger submitted = new AtomicInteger();
+        ExecutorService clients = Executors.newFixedThreadPool(16);
+        List<Future<?>> running = new ArrayList<>();
+        for (int c = 0; c < 16; c++) {
+            running.add(clients.submit(() -> {
+                while (measuring.get()) {
+                    if (post(base + "/jobs", background).statusCode() == 201) {
+                        submitted.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        long start = System.nanoTime();
+        String measured = JSON.writeValueAsString(JobBodies.asJson(JobBodies.job("bench_dispatch", "pass").priority(1)));
+        List<Long> latencies = startLatencies(base, measured, 5, jobs, 5);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        measuring.set(false);
+        for (Future<?> future : running) {
+            future.get();
+        }
+        clients.shutdown();
+        int backlog = get(base + "/queue").size();  // lists at most 1,000 per backend
+        System.out.printf("dispatch beside submissions: latency over %d no-op jobs (priority 1) while 16 clients submitted %.0f "
+                + "jobs/s (priority 0; %d of them queued at the end, 1000 meaning 1,000 or more): p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", jobs,
+                submitted.get() / seconds, backlog, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6,
+                percentile(latencies, 100) / 1e6);
     }
 
     static final List<String> ENDED = List.of("SUCCEEDED", "FAILED", "CANCELLED");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Server benchmarks (issue 2's targets), all over loopback on this machine:
 #   submissions/s with 16 concurrent clients (against an API-only replica, so dispatch does not compete),
-#   submit-to-process-start latency p50/p99 of no-op jobs, and log lines/s end to end for a job printing
+#   submit-to-process-start latency p50/p99 of no-op jobs (alone, then beside 16 clients submitting at full speed),
+#   and log lines/s end to end for a job printing
 #   1,000,000 lines with the SSE follower's lag; then the ceiling for submissions, pgbench committing the same rows
 #   (bench/server/pgbench.sh), and the ratio of the two.
 # Usage: bench/server/run.sh [submissions] [dispatch-jobs] [log-lines]
