@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
@@ -124,22 +125,15 @@ class TrainingJob:
                 f"({context.world_size}): every process holds one part"
             )
         whole = share_dataset(context, self.build_dataset, folder)
-        whole_bytes = sum(t.numel() * t.element_size() for t in whole.tensors().values())
+        whole_bytes = whole.held_bytes()
         dataset, quality = partition_dataset(context, whole, args.partitioner, args.seed)
         del whole
-        held = dataset.graph.held_bytes()
         # Every rank says what it keeps: on a job spanning hosts, each host's share of the graph is in its ranks' lines.
-        print(
-            f"[trainyard] rank {context.rank} holds {held / 2**20:.1f} MiB "
-            f"of the graph's {whole_bytes / 2**20:.1f} MiB ({held / whole_bytes:.1%})",
-            flush=True,
-        )
+        print(dataset.graph.share_of(whole_bytes, f"rank {context.rank}"), flush=True)
         if quality is not None:
             progress.say(
                 f"[trainyard] graph partitioned ({args.partitioner}) into {args.graph_partitions}: edge cut "
                 f"{quality.edge_cut:.1%}, balance {quality.balance:.3f} (edges {quality.edge_balance:.3f}); "
-                f"rank 0 holds "
-                f"{dataset.graph.held_bytes() / 2**20:.1f} MiB of the graph's {whole_bytes / 2**20:.1f} MiB, "
                 f"built in {time.monotonic() - started:.1f}s"
             )
         task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
@@ -152,7 +146,7 @@ class TrainingJob:
         of the seeds. Every batch's neighbourhood and features come from the storage processes."""
         config, args, cluster = self.config, self.args, self.graph_store
         whole = share_dataset(world, self.build_dataset, folder)
-        whole_bytes = sum(t.numel() * t.element_size() for t in whole.tensors().values())
+        whole_bytes = whole.held_bytes()
         owner, quality = assign_owners(
             world, whole.store, cluster.storage_processes, args.partitioner, args.seed, cluster.compute_processes
         )
@@ -165,9 +159,9 @@ class TrainingJob:
                 f"[trainyard] graph-store mode: {cluster.compute_processes} compute and "
                 f"{cluster.storage_processes} storage process(es); graph partitioned ({args.partitioner}) over the "
                 f"storage processes: edge cut {quality.edge_cut:.1%}, balance {quality.balance:.3f}; "
-                f"compute rank 0 holds {dataset.graph.held_bytes() / 2**20:.1f} MiB of the graph's "
-                f"{whole_bytes / 2**20:.1f} MiB, built in {time.monotonic() - started:.1f}s"
+                f"built in {time.monotonic() - started:.1f}s"
             )
+            progress.say(dataset.graph.share_of(whole_bytes, "compute rank 0"))
         task_type = LinkPredictionTask if config.task == "link_prediction" else NodeClassificationTask
         return task_type(dataset, args, context)
 
@@ -332,27 +326,31 @@ def check_graph_store_mode(config: TaskConfig, args: TrainerArgs) -> None:
             )
 
 
+def _start(job: TrainingJob) -> None:
+    if job.command_line.nproc > 1 and not job.command_line.started_by_server:
+        spawn_local_processes(job.command_line.nproc, _run_job, (job,))
+    else:
+        job.run()
+
+
 def _run_job(job: TrainingJob) -> None:
     job.run()
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+def exit_status(program: str, run: Callable[[], None]) -> int:
+    """Runs ``run``: 0 when it returns, 2 for a bad argument or configuration (the message on stderr, after the
+    program's name); anything else propagates (Python exits 1)."""
     try:
-        job = prepare(argv)
+        run()
     except ConfigError as error:
-        print(f"trainyard_runtime.train: error: {error}", file=sys.stderr)
-        return 2
-    spawned_by_hand = job.command_line.nproc > 1 and not job.command_line.started_by_server
-    try:
-        if spawned_by_hand:
-            spawn_local_processes(job.command_line.nproc, _run_job, (job,))
-        else:
-            job.run()
-    except ConfigError as error:
-        print(f"trainyard_runtime.train: error: {error}", file=sys.stderr)
+        print(f"{program}: error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    return exit_status("trainyard_runtime.train", lambda: _start(prepare(argv)))
 
 
 if __name__ == "__main__":

@@ -131,6 +131,10 @@ class GraphDataset:
         features = self.store.features[node.to(self.store.features.device)]
         return features, None if self.labels is None else self.labels[node.to(self.labels.device)]
 
+    def held_bytes(self) -> int:
+        """Bytes of the whole dataset: the graph, its features and labels, the splits."""
+        return sum(t.numel() * t.element_size() for t in self.tensors().values())
+
     def tensors(self) -> dict[str, torch.Tensor]:
         named = {f"store.{name}": tensor for name, tensor in self.store.tensors().items()}
         named.update({f"split.{name}": tensor for name, tensor in self.splits.items()})

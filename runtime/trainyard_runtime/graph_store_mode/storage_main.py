@@ -16,7 +16,7 @@ from trainyard_runtime.allocator import retain_freed_memory
 from trainyard_runtime.config.params import ConfigError
 from trainyard_runtime.distributed import assign_owners, join_process_group, leave_process_group, share_dataset
 from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
-from trainyard_runtime.train import TrainingJob, prepare
+from trainyard_runtime.train import TrainingJob, exit_status, prepare
 
 
 def serve(job: TrainingJob) -> None:
@@ -33,7 +33,7 @@ def serve(job: TrainingJob) -> None:
         cluster.join(world)
         # The collectives in the order the compute processes make them (_build_compute_task), then the rounds.
         whole = share_dataset(world, job.build_dataset, job.store_folder())
-        whole_bytes = sum(t.numel() * t.element_size() for t in whole.tensors().values())
+        whole_bytes = whole.held_bytes()
         owner, _ = assign_owners(
             world,
             whole.store,
@@ -44,12 +44,7 @@ def serve(job: TrainingJob) -> None:
         )
         part = PartitionedDataset.from_dataset(whole, owner, world.rank, world.world_size)
         del whole
-        held = part.graph.held_bytes()
-        print(
-            f"[trainyard] storage rank {world.rank} holds {held / 2**20:.1f} MiB "
-            f"of the graph's {whole_bytes / 2**20:.1f} MiB ({held / whole_bytes:.1%})",
-            flush=True,
-        )
+        print(part.graph.share_of(whole_bytes, f"storage rank {world.rank}"), flush=True)
         rounds = part.exchange.serve()
         print(f"[trainyard] storage rank {world.rank} answered {rounds} rounds", flush=True)
     finally:
@@ -58,12 +53,7 @@ def serve(job: TrainingJob) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    try:
-        serve(prepare(argv))
-    except ConfigError as error:
-        print(f"trainyard_runtime.graph_store_mode.storage_main: error: {error}", file=sys.stderr)
-        return 2
-    return 0
+    return exit_status("trainyard_runtime.graph_store_mode.storage_main", lambda: serve(prepare(argv)))
 
 
 if __name__ == "__main__":

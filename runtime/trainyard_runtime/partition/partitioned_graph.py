@@ -89,6 +89,14 @@ class PartitionedGraph:
         """The per-owned-node tables a batch fetches: features, then labels if the graph has them."""
         return [self.features] + ([] if self.labels is None else [self.labels])
 
+    def share_of(self, whole_bytes: int, holder: str) -> str:
+        """The log line saying what ``holder`` (``rank 3``, ``storage rank 2``) keeps of a graph of ``whole_bytes``."""
+        held = self.held_bytes()
+        return (
+            f"[trainyard] {holder} holds {held / 2**20:.1f} MiB of the graph's {whole_bytes / 2**20:.1f} MiB "
+            f"({held / whole_bytes:.1%})"
+        )
+
     def held_bytes(self) -> int:
         """Bytes this process holds for the graph: its part plus the two per-node routing tables."""
         tensors = [self.owner, self.local_row, self.indptr, self.indices, *self.tables()]
