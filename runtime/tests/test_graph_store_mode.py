@@ -5,6 +5,7 @@ import copy
 import re
 
 import pytest
+import torch
 from jobs import RESOURCE_CONFIG, Job, free_port, task_config
 from test_partitioned_graphs import LINK_ARGS, LINK_DATA, NODE_ARGS, NODE_DATA
 
@@ -91,3 +92,15 @@ def test_a_process_started_as_the_other_role_is_refused_before_it_joins_the_worl
 
     assert process.returncode == 2, stderr
     assert message in stderr
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_a_compute_process_on_cuda_trains_through_a_storage_process_on_the_cpu(tmp_path):
+    """The world is gloo (the storage process has no GPU); the compute process trains on its GPU, in an NCCL group."""
+    job = Job(tmp_path, task_config("link_prediction", LINK_DATA, LINK_ARGS), graph_store_resource(1))
+    world, port = 2, free_port()
+    processes = [job.start_rank(0, world, port, "--use_cuda"), job.start_rank(1, world, port, module=STORAGE)]
+    for process in processes:
+        _, stderr = process.communicate(timeout=300)
+        assert process.returncode == 0, stderr
+    assert job.metrics()["mrr"] >= 0.3

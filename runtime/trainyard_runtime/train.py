@@ -6,6 +6,7 @@ Exit status: 0 done, 2 bad arguments or configuration (the message names the cul
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
@@ -204,7 +205,11 @@ class TrainingJob:
         # Graph-store mode's world is gloo, as its storage processes have no GPU; compute trains in a group of its own.
         world = join_process_group(self.command_line.use_cuda, backend="gloo" if cluster is not None else None)
         try:
-            self._run_in(world if cluster is None else cluster.join(world), world)
+            if cluster is None:
+                self._run_in(world, world)
+            else:
+                # The world's own collectives (the dataset's barriers, the owners) are gloo's, on the CPU.
+                self._run_in(cluster.join(world), dataclasses.replace(world, device=torch.device("cpu")))
         finally:
             leave_process_group(world)
 

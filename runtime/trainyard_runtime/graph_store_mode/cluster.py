@@ -58,7 +58,8 @@ class GraphStoreCluster:
         """The compute processes' own training world (their DDP, metrics and lockstep), on NCCL when rank 0
         trains on a GPU; None on a storage process. Every process of the world calls it, together: a group is
         made by all."""
-        on_gpu = world.broadcast_from_leader(torch.tensor([world.device.type == "cuda"], dtype=torch.int64))
+        on_gpu = torch.tensor([world.device.type == "cuda"], dtype=torch.int64)
+        dist.broadcast(on_gpu, src=0)  # the world is gloo: on the CPU, whatever this process trains on
         backend = "nccl" if bool(on_gpu.item()) else "gloo"
         group = dist.new_group(list(range(self.compute_processes)), backend=backend)
         if self.is_storage(world.rank):
