@@ -24,7 +24,6 @@ from trainyard_runtime.data.dataset import GraphDataset, build_dataset
 from trainyard_runtime.data.hetero_dataset import HeteroGraphDataset, build_hetero_dataset
 from trainyard_runtime.distributed import (
     ProcessContext,
-    assign_owners,
     default_store_folder,
     join_process_group,
     leave_process_group,
@@ -148,9 +147,7 @@ class TrainingJob:
         config, args, cluster = self.config, self.args, self.graph_store
         whole = share_dataset(world, self.build_dataset, folder)
         whole_bytes = whole.held_bytes()
-        owner, quality = assign_owners(
-            world, whole.store, cluster.storage_processes, args.partitioner, args.seed, cluster.compute_processes
-        )
+        owner, quality = cluster.assign_owners(world, whole.store, args.partitioner, args.seed)
         dataset = PartitionedDataset.for_requester(
             whole, owner, world.rank, world.world_size, (context.rank, context.world_size)
         )

@@ -48,32 +48,16 @@ def test_a_slurm_job_not_yet_running_has_its_partition_only():
     assert output.where(job(placement=SLURM)) == "slurm debug"
 
 
+def _on_agents(*more_hosts: dict) -> dict:
+    """A local job's placement: GPUs 0 and 1 of gpu-host-7, then ``more_hosts``."""
+    placement = {"kind": "agent", "node": "gpu-host-7", "device": "cuda", "gpus": [0, 1], "cpuSlots": 0}
+    return job(backend="local", placement={**placement, "moreHosts": list(more_hosts)})
+
+
 def test_a_local_job_is_on_its_agent_and_gpus():
-    placed = job(
-        backend="local",
-        placement={
-            "kind": "agent",
-            "node": "gpu-host-7",
-            "device": "cuda",
-            "gpus": [0, 1],
-            "cpuSlots": 0,
-            "moreHosts": [],
-        },
-    )
-    assert output.where(placed) == "gpu-host-7 gpu 0,1"
+    assert output.where(_on_agents()) == "gpu-host-7 gpu 0,1"
     second = {"node": "gpu-host-8", "gpus": [0, 1], "cpuSlots": 0, "firstRank": 2, "workers": 2}
-    spread = job(
-        backend="local",
-        placement={
-            "kind": "agent",
-            "node": "gpu-host-7",
-            "device": "gpu",
-            "gpus": [0, 1],
-            "cpuSlots": 0,
-            "moreHosts": [second],
-        },
-    )
-    assert output.where(spread) == "gpu-host-7 gpu 0,1 +1 host(s)", "a job spanning agents"
+    assert output.where(_on_agents(second)) == "gpu-host-7 gpu 0,1 +1 host(s)", "a job spanning agents"
     assert output.where(job(state="QUEUED")) == "", "not placed yet"
 
 

@@ -10,7 +10,9 @@ import torch
 import torch.distributed as dist
 
 from trainyard_runtime.config.params import ConfigError
-from trainyard_runtime.distributed import ProcessContext
+from trainyard_runtime.data.graph_store import GraphStore
+from trainyard_runtime.distributed import ProcessContext, assign_owners
+from trainyard_runtime.partition import PartitionQuality
 
 
 @dataclass(frozen=True)
@@ -67,3 +69,9 @@ class GraphStoreCluster:
         return ProcessContext(
             world.rank, self.compute_processes, world.local_rank, world.local_world_size, world.device, group
         )
+
+    def assign_owners(
+        self, world: ProcessContext, store: GraphStore, partitioner: str, seed: int
+    ) -> tuple[torch.Tensor, PartitionQuality | None]:
+        """One part per storage process: each node's owner is a storage rank (see :func:`assign_owners`)."""
+        return assign_owners(world, store, self.storage_processes, partitioner, seed, self.compute_processes)

@@ -14,7 +14,7 @@ import sys
 
 from trainyard_runtime.allocator import retain_freed_memory
 from trainyard_runtime.config.params import ConfigError
-from trainyard_runtime.distributed import assign_owners, join_process_group, leave_process_group, share_dataset
+from trainyard_runtime.distributed import join_process_group, leave_process_group, share_dataset
 from trainyard_runtime.partition.partitioned_dataset import PartitionedDataset
 from trainyard_runtime.train import TrainingJob, exit_status, prepare
 
@@ -34,14 +34,7 @@ def serve(job: TrainingJob) -> None:
         # The collectives in the order the compute processes make them (_build_compute_task), then the rounds.
         whole = share_dataset(world, job.build_dataset, job.store_folder())
         whole_bytes = whole.held_bytes()
-        owner, _ = assign_owners(
-            world,
-            whole.store,
-            cluster.storage_processes,
-            job.args.partitioner,
-            job.args.seed,
-            cluster.compute_processes,
-        )
+        owner, _ = cluster.assign_owners(world, whole.store, job.args.partitioner, job.args.seed)
         part = PartitionedDataset.from_dataset(whole, owner, world.rank, world.world_size)
         del whole
         print(part.graph.share_of(whole_bytes, f"storage rank {world.rank}"), flush=True)
