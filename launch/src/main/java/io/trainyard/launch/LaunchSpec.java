@@ -78,6 +78,7 @@ public record LaunchSpec(String jobName, JobFiles files, TrainerProgram program,
     public List<WorkerLaunch> workers(HostRanks host, String masterAddr, String masterPort) {
         GraphStoreProcesses graphStore = program.graphStore();
         List<String> argv = argv();
+        List<String> storageArgv = graphStore == null ? List.of() : storage().argv();
         List<WorkerLaunch> launches = new ArrayList<>(host.workers());
         for (int localRank = 0; localRank < host.workers(); localRank++) {
             int rank = host.firstRank() + localRank;
@@ -96,7 +97,7 @@ public record LaunchSpec(String jobName, JobFiles files, TrainerProgram program,
             env.put("LOCAL_RANK", Integer.toString(localRank));
             env.put("LOCAL_WORLD_SIZE", Integer.toString(host.workers()));
             env.put("GROUP_RANK", Integer.toString(host.hostIndex()));
-            launches.add(new WorkerLaunch(rank, storage ? storage().argv() : argv, env));
+            launches.add(new WorkerLaunch(rank, storage ? storageArgv : argv, env));
         }
         return launches;
     }
