@@ -68,3 +68,57 @@ stop_server() { # port
   kill "$(cat "$work/server-$1.pid")"; wait "$(cat "$work/server-$1.pid")" 2>/dev/null || true
   rm -f "$work/server-$1.pid"
 }
+
+# CPU seconds (user + system) used so far by: the process $1 (a server), every postgres process, and the whole
+# machine (its busy time from /proc/stat, so that processes that have ended since, a load generator, count too).
+cpu_seconds() { # server pid
+  python3 - "$1" <<'PY'
+import os, sys
+server, tick = sys.argv[1], os.sysconf("SC_CLK_TCK")
+used = {"server": 0, "postgres": 0}
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        continue  # it ended meanwhile
+    name = stat[stat.index("(") + 1:stat.rindex(")")]
+    fields = stat[stat.rindex(")") + 2:].split()  # utime and stime are the 12th and 13th after the name
+    if pid == server or name.startswith("postgres"):
+        used["server" if pid == server else "postgres"] += (int(fields[11]) + int(fields[12])) / tick
+with open("/proc/stat") as f:
+    ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+print(used["server"], used["postgres"], (sum(ticks) - ticks[3] - ticks[4]) / tick)
+PY
+}
+
+# The CPU between two cpu_seconds readings, per unit of work: "server … µs, postgres … µs, the rest … µs".
+cpu_per() { # before after units
+  python3 - "$1" "$2" "$3" <<'PY'
+import sys
+before, after = [float(x) for x in sys.argv[1].split()], [float(x) for x in sys.argv[2].split()]
+server, postgres, machine = (a - b for a, b in zip(after, before))
+units = int(sys.argv[3])
+print(f"server {server / units * 1e6:.1f} µs, postgres {postgres / units * 1e6:.1f} µs, "
+      f"the rest {(machine - server - postgres) / units * 1e6:.1f} µs")
+PY
+}
+
+# Sends requests to a URL from 16 connections at once, each sending its next request when answered, for a duration
+# (e.g. 20s), through wrk and bench/server/requests.lua: a load generator in C, where a Java client took nearly as
+# much CPU per request as the server on these shared cores. The method, body file and the status expected come
+# from REQUEST_METHOD, REQUEST_BODY_FILE and EXPECTED_STATUS. Prints requests.lua's line.
+request_load() { # url duration
+  command -v wrk > /dev/null || { echo "wrk is missing: apt-get install wrk (.ci/run installs it)" >&2; return 1; }
+  wrk -t2 -c16 -d"$2" -s bench/server/requests.lua "$1" | tail -n 1
+}
+
+# request_load against the server on a port, then the CPU per request over it (cpu_per), on one line.
+measured_load() { # port path duration
+  local pid before after result
+  pid=$(cat "$work/server-$1.pid")
+  before=$(cpu_seconds "$pid")
+  result=$(request_load "http://127.0.0.1:$1$2" "$3")
+  after=$(cpu_seconds "$pid")
+  echo "$result; CPU per request: $(cpu_per "$before" "$after" "$(grep -oE '^[0-9]+' <<< "$result")")"
+}

@@ -7,24 +7,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.trainyard.testing.JobBodies;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Measures a running Trainyard server over loopback HTTP; run by bench/server/run.sh, which starts the
- * servers. Java's source launcher runs it with the testing module (job bodies) and its dependencies on the
- * class path, as run.sh builds it: {@code java -cp CLASSPATH ServerBench.java <phase> <base-url>}.
- * Phases: submit (16 concurrent clients against an API-only replica), dispatch (submit-to-process-start
- * latency of no-op jobs, one at a time; then again while 16 other clients submit as fast as they can), logs (a job printing 1,000,000 lines, followed over SSE), slurm (on a
- * server with the Slurm backend: submit-to-RUNNING latency one job at a time, then batch jobs submitted to sbatch per
- * second in a burst; run by bench/slurm/run.sh).
+ * Measures a running Trainyard server over loopback HTTP; run by bench/server/run.sh, which starts the servers and
+ * sends the submissions that load them (wrk). Java's source launcher runs it with the testing module (job bodies)
+ * and its dependencies on the class path, as run.sh builds it: {@code java -cp CLASSPATH ServerBench.java <phase>
+ * <base-url> ...}. Phases: submission-body and gpu-submission-body (print the JSON wrk submits), dispatch
+ * (submit-to-process-start latency of no-op jobs, one at a time), dispatch-beside (the same while wrk submits beside
+ * it), drain-queue, logs (a job printing lines, followed over SSE: a cold burst, a burst,
+ * or paced), slurm (on a server with the Slurm backend: submit-to-RUNNING latency one job at a time, then batch jobs
+ * submitted to sbatch per second in a burst; run by bench/slurm/run.sh).
  */
 public class ServerBench {
 
@@ -35,11 +31,15 @@ public class ServerBench {
     static final String TOKEN = System.getenv().getOrDefault("TRAINYARD_TOKEN", "");
 
     public static void main(String[] args) throws Exception {
-        String base = args[1];
+        String base = args.length > 1 ? args[1] : "";
         switch (args[0]) {
-            case "submit" -> submissions(base, 16, Integer.parseInt(args.length > 2 ? args[2] : "10000"));
+            case "submission-body" -> System.out.println(body("bench_submit", "pass"));
+            case "gpu-submission-body" -> System.out.println(JSON.writeValueAsString(JobBodies.asJson(JobBodies.job("bench_beside", "pass")
+                    .requireGpus(true))));
             case "dispatch" -> dispatchLatency(base, Integer.parseInt(args.length > 2 ? args[2] : "200"));
-            case "logs" -> logThroughput(base, Integer.parseInt(args.length > 2 ? args[2] : "1000000"));
+            case "dispatch-beside" -> dispatchLatencyBesideSubmissions(base, Integer.parseInt(args[2]));
+            case "drain-queue" -> drainQueue(base);
+            case "logs" -> logThroughput(base, Integer.parseInt(args[2]), args[3]);
             case "slurm" -> slurm(base, Integer.parseInt(args.length > 2 ? args[2] : "200"));
             default -> throw new IllegalArgumentException(args[0]);
         }
@@ -70,95 +70,39 @@ public class ServerBench {
         return JSON.readTree(post(base + "/jobs", json).body()).get("id").asString();
     }
 
-    static void submissions(String base, int clients, int total) throws Exception {
-        String json = body("bench_submit", "pass");
-        // Warm-up, from as many clients as measured: on 2 cores the JIT compilers of the server and of this
-        // client keep a core busy for the first ~10,000 requests, which a long-running server is past.
-        ExecutorService warmUp = Executors.newFixedThreadPool(clients);
-        List<Future<?>> warming = new ArrayList<>();
-        for (int i = 0; i < 10_000; i++) {
-            warming.add(warmUp.submit(() -> post(base + "/jobs", json)));
-        }
-        for (Future<?> future : warming) {
-            future.get();
-        }
-        warmUp.shutdown();
-        AtomicInteger remaining = new AtomicInteger(total);
-        AtomicInteger failures = new AtomicInteger();
-        List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        long start = System.nanoTime();
-        List<Future<?>> done = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
-            done.add(pool.submit(() -> {
-                while (remaining.getAndDecrement() > 0) {
-                    long t = System.nanoTime();
-                    try {
-                        if (post(base + "/jobs", json).statusCode() != 201) {
-                            failures.incrementAndGet();
-                        }
-                    } catch (Exception e) {
-                        failures.incrementAndGet();
-                    }
-                    latencies.add(System.nanoTime() - t);
-                }
-                return null;
-            }));
-        }
-        for (Future<?> future : done) {
-            future.get();
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        pool.shutdown();
-        System.out.printf("submissions: %d by %d concurrent clients in %.2f s = %.0f submissions/s (failures: %d, latency p50 %.1f ms, p99 %.1f ms)%n",
-                total, clients, seconds, total / seconds, failures.get(), percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6);
-    }
-
     static void dispatchLatency(String base, int jobs) throws Exception {
         // The first 20 jobs warm up the JIT.
         List<Long> latencies = startLatencies(base, body("bench_dispatch", "pass"), 20, jobs, 5);
         System.out.printf("dispatch: submit-to-process-start latency over %d no-op jobs: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 jobs, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
-        dispatchLatencyBesideSubmissions(base, jobs);
     }
 
     /**
-     * The same latency while 16 other clients submit as fast as they can. Their jobs insist on a GPU, which this
-     * pool of CPU slots never has: the dispatcher claims, places and fails each (no capacity), so they load the API,
-     * the database and the dispatcher without taking the agent. Submitted faster than one dispatcher fails them, they
-     * pile up in the queue; the measured jobs have a higher priority, so they wait for no backlog, only for the
-     * dispatcher's passes.
+     * The same latency (after 5 jobs to warm up), while run.sh has wrk submit jobs beside them as
+     * fast as it can. Those jobs insist on a GPU, which this pool of CPU slots never has: the dispatcher claims,
+     * places and fails each (no capacity), so they load the API, the database and the dispatcher without taking the
+     * agent. Submitted faster than one dispatcher fails them, they pile up in the queue; the measured jobs have a
+     * higher priority, so they wait for no backlog, only for the dispatcher's passes.
      */
     static void dispatchLatencyBesideSubmissions(String base, int jobs) throws Exception {
-        String background = JSON.writeValueAsString(JobBodies.asJson(JobBodies.job("bench_beside", "pass").requireGpus(true)));
-        AtomicBoolean measuring = new AtomicBoolean(true);
-        AtomicInteger submitted = new AtomicInteger();
-        ExecutorService clients = Executors.newFixedThreadPool(16);
-        List<Future<?>> running = new ArrayList<>();
-        for (int c = 0; c < 16; c++) {
-            running.add(clients.submit(() -> {
-                while (measuring.get()) {
-                    if (post(base + "/jobs", background).statusCode() == 201) {
-                        submitted.incrementAndGet();
-                    }
-                }
-                return null;
-            }));
-        }
-        long start = System.nanoTime();
         String measured = JSON.writeValueAsString(JobBodies.asJson(JobBodies.job("bench_dispatch", "pass").priority(1)));
         List<Long> latencies = startLatencies(base, measured, 5, jobs, 5);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        measuring.set(false);
-        for (Future<?> future : running) {
-            future.get();
-        }
-        clients.shutdown();
         int backlog = get(base + "/queue").size();  // lists at most 1,000 per backend
-        System.out.printf("dispatch beside submissions: latency over %d no-op jobs (priority 1) while 16 clients submitted %.0f "
-                + "jobs/s (priority 0; %d of them queued at the end, 1000 meaning 1,000 or more): p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", jobs,
-                submitted.get() / seconds, backlog, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6,
-                percentile(latencies, 100) / 1e6);
+        System.out.printf("dispatch beside submissions: latency over %d no-op jobs (priority 1), %d submitted jobs queued at the end "
+                + "(1000 meaning 1,000 or more): p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", jobs, backlog,
+                percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
+    }
+
+    /** Waits until the queue is empty, so that the next pass does not share the dispatcher and the database with a backlog. */
+    static void drainQueue(String base) throws Exception {
+        long start = System.nanoTime();
+        while (!get(base + "/queue").isEmpty()) {
+            if (System.nanoTime() - start > Duration.ofMinutes(5).toNanos()) {
+                throw new IllegalStateException("jobs were still queued after 5 minutes");
+            }
+            Thread.sleep(200);
+        }
+        System.out.printf("the queue was empty %.1f s later%n", (System.nanoTime() - start) / 1e9);
     }
 
     static final List<String> ENDED = List.of("SUCCEEDED", "FAILED", "CANCELLED");
@@ -245,13 +189,22 @@ public class ServerBench {
                         time.sleep(ahead)
             """;
 
-    static void logThroughput(String base, int lines) throws Exception {
-        // A first burst warms the log path up: measured on 2 cores, C2 compiled for 5 s of CPU during the first
-        // 300,000-line pass of a fresh server, as much as the requests themselves took.
-        followLog(base, "lines, rate = %d, 0\n".formatted(lines) + PRINTER, "first burst, the server's log path cold");
-        followLog(base, "lines, rate = %d, 0\n".formatted(lines) + PRINTER, "burst: printed as fast as Python can");
-        followLog(base, "lines, rate = %d, 100000\n".formatted(lines) + PRINTER, "paced: printed at 100,000 lines/s");
+    /**
+     * One log pass of a job printing {@code lines} lines: "cold" and "burst" print as fast as Python can (the first on
+     * a fresh server: measured on 2 cores, C2 compiled for 5 s of CPU during the first 300,000-line pass, as much as
+     * the requests themselves took), "paced" at 100,000 lines/s.
+     */
+    static void logThroughput(String base, int lines, String pass) throws Exception {
+        switch (pass) {
+            case "cold" -> followLog(base, "lines, rate = %d, 0\n".formatted(lines) + PRINTER, "first burst, the server's log path cold");
+            case "burst" -> followLog(base, "lines, rate = %d, 0\n".formatted(lines) + PRINTER, "burst: printed as fast as Python can");
+            case "paced" -> followLog(base, "lines, rate = %d, 100000\n".formatted(lines) + PRINTER, "paced: printed at 100,000 lines/s");
+            default -> throw new IllegalArgumentException("no log pass '" + pass + "': cold, burst or paced");
+        }
     }
+
+    /** The follower's lag is taken of one line in this many. */
+    static final int LAG_SAMPLED_EVERY = 8;
 
     static void followLog(String base, String printer, String label) throws Exception {
         long submitted = System.nanoTime();
@@ -284,11 +237,13 @@ public class ServerBench {
                 end = line.substring(6);
                 break;
             } else if (line.startsWith("data: ")) {
-                // Only the time, found by hand: parsing each of a million lines would take CPU from the server
-                // being measured, which shares this machine's cores.
-                int at = line.indexOf("\"time\":\"") + 8;
-                Instant time = Instant.parse(line.substring(at, line.indexOf('"', at)));
-                lagsMicros.add(Duration.between(time, Instant.now()).toNanos() / 1000);
+                // Only the time, found by hand, and of every 8th line: parsing each of a million lines took 2 µs of
+                // CPU a line, which the server being measured lacked on this machine's shared cores.
+                if (received % LAG_SAMPLED_EVERY == 0) {
+                    int at = line.indexOf("\"time\":\"") + 8;
+                    Instant time = Instant.parse(line.substring(at, line.indexOf('"', at)));
+                    lagsMicros.add(Duration.between(time, Instant.now()).toNanos() / 1000);
+                }
                 if (received++ == 0) {
                     firstAt = System.nanoTime();
                 }

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Where the server's CPU goes (issue 24): JFR's CPU samples of the API-only server while 16 clients submit (the
-# server warmed up by a pass first), then of a dispatching server while one job prints log lines and an SSE
-# client follows them. For each, the CPU seconds of the server, of PostgreSQL and of the load generator over the
+# Where the server's CPU goes (issue 24): JFR's CPU samples of the API-only server while 16 connections submit (wrk;
+# the server warmed up first), then of a dispatching server while one job prints log lines (after a first burst) and
+# an SSE client follows them. For each, the CPU seconds of the server, of PostgreSQL and of the load generator over the
 # recorded pass, then the server's samples by layer (a sample counts towards every layer on its stack, so the
 # shares add up to more than 100 %) and its hottest methods. The recordings stay in bench/server/profiles/.
-# Usage: bench/server/profile.sh [submissions] [log-lines]
+# Usage: bench/server/profile.sh [submission-seconds] [log-lines]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib.sh
-submissions="${1:-4000}"; log_lines="${2:-300000}"
+seconds="${1:-20}"; log_lines="${2:-300000}"
 profiles=bench/server/profiles
 mkdir -p "$profiles"
 
@@ -16,27 +16,6 @@ mvn_quiet -DskipTests package
 cp api/target/trainyard-server.jar "$work/server.jar"
 set_bench_classpath testing
 bench() { "$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java "$@"; }
-
-# CPU seconds (user + system) so far of: the server's JVM, every postgres process, everything else.
-cpu_seconds() { # server pid
-  local tick; tick=$(getconf CLK_TCK)
-  python3 - "$1" "$tick" <<'PY'
-import os, sys
-server, tick = sys.argv[1], int(sys.argv[2])
-totals = {"server": 0, "postgres": 0, "other": 0}
-for pid in filter(str.isdigit, os.listdir("/proc")):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            stat = f.read()
-    except OSError:
-        continue
-    name = stat[stat.index("(") + 1:stat.rindex(")")]
-    fields = stat[stat.rindex(")") + 2:].split()
-    used = (int(fields[11]) + int(fields[12])) / tick
-    totals["server" if pid == server else "postgres" if name.startswith("postgres") else "other"] += used
-print(" ".join(f"{v:.2f}" for v in totals.values()))
-PY
-}
 
 # Records the server on a port while a command runs; prints the CPU split, then the layers and hot methods.
 record() { # name port command...
@@ -53,7 +32,7 @@ import sys
 before, after, wall = [float(x) for x in sys.argv[1].split()], [float(x) for x in sys.argv[2].split()], int(sys.argv[3])
 used = [a - b for a, b in zip(after, before)]
 print(f"CPU over {wall} s of the pass: server {used[0]:.1f} s, postgres {used[1]:.1f} s, "
-      f"load generator and the rest {used[2]:.1f} s (the machine has {__import__('os').cpu_count()} cores)")
+      f"load generator and the rest {used[2] - used[0] - used[1]:.1f} s (the machine has {__import__('os').cpu_count()} cores)")
 PY
   "$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample --stack-depth 256 "$profiles/$name.jfr" \
     | python3 bench/server/cpu_layers.py
@@ -61,14 +40,18 @@ PY
 }
 
 echo "== machine: $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== submissions: 16 clients against an API-only server"
+echo "== submissions: 16 connections (wrk) against an API-only server"
 start_server 18183 --trainyard.dispatcher.enabled=false
-bench submit http://127.0.0.1:18183 "$submissions" | sed 's/^/warm-up pass: /'
-record submissions 18183 bench submit http://127.0.0.1:18183 "$submissions"
+bench submission-body > "$work/submission.json"
+export REQUEST_METHOD=POST REQUEST_BODY_FILE="$work/submission.json" EXPECTED_STATUS=201
+# As run.sh: C2 compiles the request path for about 40 s of this load.
+request_load http://127.0.0.1:18183/jobs 48s | sed 's/^/warm-up: /'
+record submissions 18183 request_load http://127.0.0.1:18183/jobs "${seconds}s"
 stop_server 18183
 rm -rf "$work/data"
 echo "== logs: one job printing $log_lines lines, followed over SSE"
 start_server 18184
 bench dispatch http://127.0.0.1:18184 20 > /dev/null
-record logs 18184 bench logs http://127.0.0.1:18184 "$log_lines"
+bench logs http://127.0.0.1:18184 "$log_lines" cold > /dev/null
+record logs 18184 bench logs http://127.0.0.1:18184 "$log_lines" burst
 stop_server 18184

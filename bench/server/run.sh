@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
-# Server benchmarks (issue 2's targets), all over loopback on this machine:
-#   submissions/s with 16 concurrent clients (against an API-only replica, so dispatch does not compete),
+# Server benchmarks (issue 2's and issue 24's targets), all over loopback on this machine:
+#   submissions/s from 16 connections at once (wrk, against an API-only replica, so dispatch does not compete): the
+#   first seconds of a fresh server, then its steady state, with the CPU per request of the server, PostgreSQL and the
+#   rest (the load generator, the kernel); the same for GET /users/me (what HTTP, authentication and Spring MVC cost
+#   with next to no work) and for a dry run (a submission's checks without storing);
 #   submit-to-process-start latency p50/p99 of no-op jobs (alone, then beside 16 clients submitting at full speed),
 #   and log lines/s end to end for a job printing
 #   1,000,000 lines with the SSE follower's lag; then the ceiling for submissions, pgbench committing the same rows
 #   (bench/server/pgbench.sh), and the ratio of the two.
-# Usage: bench/server/run.sh [submissions] [dispatch-jobs] [log-lines]
+# Usage: bench/server/run.sh [submission-seconds] [dispatch-jobs] [log-lines]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib.sh
-submissions="${1:-10000}"; dispatch_jobs="${2:-200}"; log_lines="${3:-1000000}"
+seconds="${1:-20}"; dispatch_jobs="${2:-200}"; log_lines="${3:-1000000}"
+if [ "$seconds" -gt 600 ]; then
+  echo "the first argument is the seconds of the measured submission pass (it was a number of submissions once)" >&2
+  exit 2
+fi
 
 # Always (re)built, incrementally: the benchmark is of the code in this working tree.
 mvn_quiet -DskipTests package
@@ -17,23 +24,54 @@ mvn_quiet -DskipTests package
 cp api/target/trainyard-server.jar "$work/server.jar"
 # ServerBench's class path: job bodies (testing), and Jackson with them.
 set_bench_classpath testing
+# Compiled once: Java's source launcher would compile it at each start, on the cores the passes measure.
+"$JAVA_HOME/bin/javac" -d "$work/bench-classes" -cp "$bench_classpath" bench/server/ServerBench.java
+bench() { "$JAVA_HOME/bin/java" -cp "$work/bench-classes:$bench_classpath" ServerBench "$@"; }
+bench submission-body > "$work/submission.json"
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 start_server 18181 --trainyard.dispatcher.enabled=false
-# Twice: the first pass still shares the cores with the JIT compilers of both JVMs; the second is the
-# steady state of a server that has been up for a while.
-"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions" | sed 's/^/first pass: /'
-"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java submit http://127.0.0.1:18181 "$submissions" \
-  | sed 's/^/steady state: /' | tee "$work/steady"
+export REQUEST_METHOD=POST REQUEST_BODY_FILE="$work/submission.json" EXPECTED_STATUS=201
+measured_load 18181 /jobs 8s | sed 's/^/submissions, the first 8 s of a fresh server: /'
+# On 2 cores, C2 compiles the request path for about 40 s of this load (the rate rises from ~500/s to its plateau
+# meanwhile); a long-running server is past that.
+request_load http://127.0.0.1:18181/jobs 40s > /dev/null
+measured_load 18181 /jobs "${seconds}s" | sed 's/^/submissions, steady state: /' | tee "$work/steady"
+# Where a submission's cost lies: the framework alone, then the submission's checks without storing.
+export REQUEST_METHOD=GET REQUEST_BODY_FILE="" EXPECTED_STATUS=200
+request_load http://127.0.0.1:18181/users/me 8s > /dev/null
+measured_load 18181 /users/me 8s | sed 's|^|GET /users/me: |'
+export REQUEST_METHOD=POST REQUEST_BODY_FILE="$work/submission.json" EXPECTED_STATUS=200
+request_load http://127.0.0.1:18181/jobs/dry-run 8s > /dev/null
+measured_load 18181 /jobs/dry-run 8s | sed 's|^|POST /jobs/dry-run: |'
 stop_server 18181
 rm -rf "$work/data"
 start_server 18182
-"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java dispatch http://127.0.0.1:18182 "$dispatch_jobs"
-"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java logs http://127.0.0.1:18182 "$log_lines"
+bench dispatch http://127.0.0.1:18182 "$dispatch_jobs"
+# Dispatch beside full-speed submissions of jobs that the dispatcher fails at once (they insist on a GPU).
+bench gpu-submission-body > "$work/gpu-submission.json"
+export REQUEST_METHOD=POST REQUEST_BODY_FILE="$work/gpu-submission.json" EXPECTED_STATUS=201
+# wrk in rounds of 5 s until the measured pass is done, each round's line kept to add them up.
+(while [ ! -f "$work/beside-done" ]; do request_load http://127.0.0.1:18182/jobs 5s; done) > "$work/beside" &
+sleep 2
+bench dispatch-beside http://127.0.0.1:18182 "$dispatch_jobs"
+touch "$work/beside-done"
+wait $!
+awk '{ requests += $1; seconds += $4 } END { printf "dispatch beside submissions: %d submitted beside in %.1f s = %.0f/s\n", requests,
+  seconds, requests / seconds }' "$work/beside"
+bench drain-queue http://127.0.0.1:18182 | sed 's/^/dispatch beside submissions: /'
+# Log passes, each with the CPU per line: the rest is the job's Python printer and this benchmark's SSE follower
+# (about 0.2 s of CPU to start its JVM, 0.2 µs a line of 1,000,000).
+for pass in cold burst paced; do
+  before=$(cpu_seconds "$(cat "$work/server-18182.pid")")
+  bench logs http://127.0.0.1:18182 "$log_lines" "$pass"
+  after=$(cpu_seconds "$(cat "$work/server-18182.pid")")
+  echo "logs ($pass): CPU per line: $(cpu_per "$before" "$after" "$log_lines")"
+done
 stop_server 18182
 # The ceiling, in the same sitting: what PostgreSQL commits when each transaction stores what a submission does.
 ceiling=$(bash bench/server/pgbench.sh 20)
-steady=$(grep -oE '= [0-9]+ submissions/s' "$work/steady" | grep -oE '[0-9]+')
+steady=$(grep -oE '= [0-9]+ requests/s' "$work/steady" | grep -oE '[0-9]+')
 awk -v ours="$steady" -v ceiling="$ceiling" 'BEGIN {
   printf "\n%-56s %10s %10s %7s\n", "", "Trainyard", "pgbench", "ratio"
   printf "%-56s %10d %10d %6.0f%%\n", "submissions/s, steady, 16 clients (a job + its event)", ours, ceiling, 100 * ours / ceiling
