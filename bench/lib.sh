@@ -37,6 +37,18 @@ set_bench_classpath() { # module...
   done
 }
 
+# Compiles bench/server/ServerBench.java once into $work, with the testing module's class path (set_bench_classpath),
+# for server_bench to run: Java's source launcher would compile it again at each start, on the cores a pass measures.
+compile_server_bench() {
+  set_bench_classpath testing
+  "$JAVA_HOME/bin/javac" -d "$work/bench-classes" -cp "$bench_classpath" bench/server/ServerBench.java
+}
+
+# Runs a phase of ServerBench (compile_server_bench first): server_bench <phase> <base-url> ...
+server_bench() {
+  "$JAVA_HOME/bin/java" -cp "$work/bench-classes:$bench_classpath" ServerBench "$@"
+}
+
 # Starts $work/server.jar on a port, on its embedded PostgreSQL in $server_data (default $work/data, kept between
 # starts), with security on as deployed and the per-token submission limit raised, so that a benchmark measures
 # throughput, not the limit; exports the first admin's token as TRAINYARD_TOKEN. Its pid goes to

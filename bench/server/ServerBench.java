@@ -14,9 +14,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Measures a running Trainyard server over loopback HTTP; run by bench/server/run.sh, which starts the servers and
- * sends the submissions that load them (wrk). Java's source launcher runs it with the testing module (job bodies)
- * and its dependencies on the class path, as run.sh builds it: {@code java -cp CLASSPATH ServerBench.java <phase>
- * <base-url> ...}. Phases: submission-body and gpu-submission-body (print the JSON wrk submits), dispatch
+ * sends the submissions that load them (wrk). bench/lib.sh compiles it once and runs it with the testing module (job
+ * bodies) and its dependencies on the class path: {@code server_bench <phase> <base-url> ...}. Phases: submission-body and gpu-submission-body (print the JSON wrk submits), dispatch
  * (submit-to-process-start latency of no-op jobs, one at a time), dispatch-beside (the same while wrk submits beside
  * it), drain-queue, logs (a job printing lines, followed over SSE: a cold burst, a burst,
  * or paced), slurm (on a server with the Slurm backend: submit-to-RUNNING latency one job at a time, then batch jobs

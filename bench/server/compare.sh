@@ -11,8 +11,8 @@ cd "$(dirname "$0")/../.."
 source bench/lib.sh
 rounds="$1"; seconds="$2"; shift 2
 trees=("$@")
-set_bench_classpath testing
-"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java submission-body > "$work/submission.json"
+compile_server_bench
+server_bench submission-body > "$work/submission.json"
 export REQUEST_METHOD=POST REQUEST_BODY_FILE="$work/submission.json" EXPECTED_STATUS=201
 for tree in "${trees[@]}"; do
   [ -f "$tree/api/target/trainyard-server.jar" ] || { echo "$tree has no api/target/trainyard-server.jar: build it first" >&2; exit 1; }

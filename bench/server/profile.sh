@@ -14,8 +14,7 @@ mkdir -p "$profiles"
 
 mvn_quiet -DskipTests package
 cp api/target/trainyard-server.jar "$work/server.jar"
-set_bench_classpath testing
-bench() { "$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java "$@"; }
+compile_server_bench
 
 # Records the server on a port while a command runs; prints the CPU split, then the layers and hot methods.
 record() { # name port command...
@@ -42,7 +41,7 @@ PY
 echo "== machine: $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== submissions: 16 connections (wrk) against an API-only server"
 start_server 18183 --trainyard.dispatcher.enabled=false
-bench submission-body > "$work/submission.json"
+server_bench submission-body > "$work/submission.json"
 export REQUEST_METHOD=POST REQUEST_BODY_FILE="$work/submission.json" EXPECTED_STATUS=201
 # As run.sh: C2 compiles the request path for about 40 s of this load.
 request_load http://127.0.0.1:18183/jobs 48s | sed 's/^/warm-up: /'
@@ -51,7 +50,7 @@ stop_server 18183
 rm -rf "$work/data"
 echo "== logs: one job printing $log_lines lines, followed over SSE"
 start_server 18184
-bench dispatch http://127.0.0.1:18184 20 > /dev/null
-bench logs http://127.0.0.1:18184 "$log_lines" cold > /dev/null
-record logs 18184 bench logs http://127.0.0.1:18184 "$log_lines" burst
+server_bench dispatch http://127.0.0.1:18184 20 > /dev/null
+server_bench logs http://127.0.0.1:18184 "$log_lines" cold > /dev/null
+record logs 18184 server_bench logs http://127.0.0.1:18184 "$log_lines" burst
 stop_server 18184

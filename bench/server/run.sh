@@ -22,12 +22,8 @@ fi
 mvn_quiet -DskipTests package
 # A copy: a build running beside this one may rewrite the jar while the server still loads classes from it.
 cp api/target/trainyard-server.jar "$work/server.jar"
-# ServerBench's class path: job bodies (testing), and Jackson with them.
-set_bench_classpath testing
-# Compiled once: Java's source launcher would compile it at each start, on the cores the passes measure.
-"$JAVA_HOME/bin/javac" -d "$work/bench-classes" -cp "$bench_classpath" bench/server/ServerBench.java
-bench() { "$JAVA_HOME/bin/java" -cp "$work/bench-classes:$bench_classpath" ServerBench "$@"; }
-bench submission-body > "$work/submission.json"
+compile_server_bench
+server_bench submission-body > "$work/submission.json"
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 start_server 18181 --trainyard.dispatcher.enabled=false
@@ -47,24 +43,24 @@ measured_load 18181 /jobs/dry-run 8s | sed 's|^|POST /jobs/dry-run: |'
 stop_server 18181
 rm -rf "$work/data"
 start_server 18182
-bench dispatch http://127.0.0.1:18182 "$dispatch_jobs"
+server_bench dispatch http://127.0.0.1:18182 "$dispatch_jobs"
 # Dispatch beside full-speed submissions of jobs that the dispatcher fails at once (they insist on a GPU).
-bench gpu-submission-body > "$work/gpu-submission.json"
+server_bench gpu-submission-body > "$work/gpu-submission.json"
 export REQUEST_METHOD=POST REQUEST_BODY_FILE="$work/gpu-submission.json" EXPECTED_STATUS=201
 # wrk in rounds of 5 s until the measured pass is done, each round's line kept to add them up.
 (while [ ! -f "$work/beside-done" ]; do request_load http://127.0.0.1:18182/jobs 5s; done) > "$work/beside" &
 sleep 2
-bench dispatch-beside http://127.0.0.1:18182 "$dispatch_jobs"
+server_bench dispatch-beside http://127.0.0.1:18182 "$dispatch_jobs"
 touch "$work/beside-done"
 wait $!
 awk '{ requests += $1; seconds += $4 } END { printf "dispatch beside submissions: %d submitted beside in %.1f s = %.0f/s\n", requests,
   seconds, requests / seconds }' "$work/beside"
-bench drain-queue http://127.0.0.1:18182 | sed 's/^/dispatch beside submissions: /'
+server_bench drain-queue http://127.0.0.1:18182 | sed 's/^/dispatch beside submissions: /'
 # Log passes, each with the CPU per line: the rest is the job's Python printer and this benchmark's SSE follower
 # (about 0.2 s of CPU to start its JVM, 0.2 µs a line of 1,000,000).
 for pass in cold burst paced; do
   before=$(cpu_seconds "$(cat "$work/server-18182.pid")")
-  bench logs http://127.0.0.1:18182 "$log_lines" "$pass"
+  server_bench logs http://127.0.0.1:18182 "$log_lines" "$pass"
   after=$(cpu_seconds "$(cat "$work/server-18182.pid")")
   echo "logs ($pass): CPU per line: $(cpu_per "$before" "$after" "$log_lines")"
 done

@@ -10,7 +10,7 @@ burst="${1:-200}"
 
 mvn_quiet -DskipTests -Dtrainyard.ui.skip=true package
 cp api/target/trainyard-server.jar "$work/server.jar"
-set_bench_classpath testing
+compile_server_bench
 
 # Not under $work: munged wants every folder above its socket open to all, and $work is the user's alone.
 export TRAINYARD_SLURM_DIR=/tmp/trainyard-slurm-bench
@@ -19,5 +19,5 @@ read -r -a cluster_args < <(bash scripts/slurm-cluster.sh start | tail -n 1)
 export SLURM_CONF="$TRAINYARD_SLURM_DIR/etc/slurm.conf"
 echo "== machine: $(nproc) cores; $(sinfo --version): $(sinfo --noheader --format='%D nodes, %c CPUs and %G each')"
 start_server 18191 "${cluster_args[@]}"
-"$JAVA_HOME/bin/java" -cp "$bench_classpath" bench/server/ServerBench.java slurm http://127.0.0.1:18191 "$burst"
+server_bench slurm http://127.0.0.1:18191 "$burst"
 stop_server 18191
