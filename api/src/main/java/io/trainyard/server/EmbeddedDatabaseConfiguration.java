@@ -51,6 +51,8 @@ class EmbeddedDatabaseConfiguration {
         config.setMaximumPoolSize(20);
         config.setConnectionTimeout(2_000);
         config.setPoolName("embedded-postgres");
+        // As application.yaml sets it for a database of the operator's: see there why.
+        config.addDataSourceProperty("reWriteBatchedInserts", "true");
         return new HikariDataSource(config);
     }
 
