@@ -2,6 +2,7 @@ package io.trainyard.api;
 
 import static io.trainyard.testing.TrainyardClient.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.net.InetAddress;
 import java.net.URI;
@@ -358,6 +359,8 @@ class SecurityTest {
 
         List<AuditEvent> events = admin.audit().listAuditEvents(null, null, null, null, null, null, null, 500).getEvents();
         assertThat(audited(events, "alice", "job.submit", "/jobs/" + id, AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
+        assertThat(events).filteredOn(event -> event.getTarget().equals("/jobs/" + id))
+                .extracting(AuditEvent::getSourceAddress, AuditEvent::getDetail).containsExactly(tuple("127.0.0.1", "HTTP 201"));
         assertThat(audited(events, "alice", "job.cancel", "/jobs/" + id + "/cancel", AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
         assertThat(audited(events, "alice", "job.retry", "/jobs/" + id + "/retry", AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
         assertThat(audited(events, "admin", "member.set", "/projects/alpha/members/erin", AuditEvent.OutcomeEnum.SUCCEEDED)).isTrue();
@@ -375,10 +378,11 @@ class SecurityTest {
         assertThat(alice.raw().get("/audit").status()).isEqualTo(403);
     }
 
+    /** Whether the change has its record, once: a submission's is written with its job, not again after the answer. */
     private static boolean audited(List<AuditEvent> events, String actor, String action, String target,
             AuditEvent.OutcomeEnum outcome) {
-        return events.stream().anyMatch(event -> event.getActor().equals(actor) && event.getAction().equals(action)
-                && event.getTarget().equals(target) && event.getOutcome() == outcome);
+        return events.stream().filter(event -> event.getActor().equals(actor) && event.getAction().equals(action)
+                && event.getTarget().equals(target) && event.getOutcome() == outcome).count() == 1;
     }
 
     /** Waits until the token is refused: a 401 over raw HTTP, as the generated client would only throw. */

@@ -39,6 +39,8 @@ import jakarta.annotation.PreDestroy;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Submission of jobs. A submission is fully validated (request fields, both configs, what the chosen backend
@@ -62,7 +64,8 @@ public class SubmissionService {
     private static final int MAX_COMMIT_BATCH = 64;
 
     private final JobRepository jobs;
-    private final GroupCommit<Job, Job> commits;
+    private final GroupCommit<Stored, Job> commits;
+    private final SubmissionAudit audit;
     private final List<Backend> backends;
     private final List<BackendDescription> modules;
     private final ConfigDocuments documents;
@@ -70,11 +73,23 @@ public class SubmissionService {
     private final TrainyardProperties properties;
     private final Clock clock;
 
-    /** @param modules every backend module of this server, on or off */
+    /**
+     * @param modules every backend module of this server, on or off
+     * @param audit where each stored submission's audit record goes, in its job's transaction; none without an audit trail
+     */
     public SubmissionService(JobRepository jobs, JobTransitions transitions, List<Backend> backends,
-            ObjectProvider<BackendDescription> modules, ConfigDocuments documents, TrainyardProperties properties, Clock clock) {
+            ObjectProvider<BackendDescription> modules, ConfigDocuments documents, TrainyardProperties properties, Clock clock,
+            ObjectProvider<SubmissionAudit> audit, PlatformTransactionManager transactionManager) {
         this.jobs = jobs;
-        this.commits = new GroupCommit<>("submission-commits", MAX_COMMIT_BATCH, transitions::createAll);
+        this.audit = audit.getIfAvailable();
+        TransactionTemplate transaction = new TransactionTemplate(transactionManager);
+        this.commits = new GroupCommit<>("submission-commits", MAX_COMMIT_BATCH, stored -> transaction.execute(status -> {
+            List<Job> created = transitions.createAll(stored.stream().map(Stored::job).toList());
+            if (this.audit != null) {
+                this.audit.recordStored(stored);
+            }
+            return created;
+        }));
         this.backends = backends;
         this.modules = modules.orderedStream().toList();
         this.documents = documents;
@@ -82,8 +97,15 @@ public class SubmissionService {
         this.clock = clock;
     }
 
-    /** The stored job and whether this call created it (false: an idempotent repeat). */
-    public record Submitted(Job job, boolean created) {
+    /**
+     * The stored job and whether this call created it (false: an idempotent repeat); {@code audited}: whether its
+     * audit record was written with it.
+     */
+    public record Submitted(Job job, boolean created, boolean audited) {
+    }
+
+    /** A job being stored, and who submitted it. */
+    public record Stored(Job job, Submitter submitter) {
     }
 
     /** @param idempotencyKey the submitter's own key: a repeat of the same request answers the job it made */
@@ -92,16 +114,16 @@ public class SubmissionService {
         if (idempotencyKey != null) {
             Optional<Job> earlier = findIdempotent(submitter, idempotencyKey, requestHash);
             if (earlier.isPresent()) {
-                return new Submitted(earlier.get(), false);
+                return new Submitted(earlier.get(), false, false);
             }
         }
         Job job = validate(submission, submitter, idempotencyKey, requestHash).job();
         try {
-            return new Submitted(commits.write(job), true);
+            return new Submitted(commits.write(new Stored(job, submitter)), true, audit != null);
         } catch (DataIntegrityViolationException e) {
             // Another request with the same key won the race; answer as its repeat.
             return findIdempotent(submitter, idempotencyKey, requestHash)
-                    .map(existing -> new Submitted(existing, false))
+                    .map(existing -> new Submitted(existing, false, false))
                     .orElseThrow(() -> e);
         }
     }

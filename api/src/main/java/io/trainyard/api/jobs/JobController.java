@@ -31,13 +31,16 @@ import io.trainyard.job.JobTransitions;
 import io.trainyard.security.Callers;
 import io.trainyard.security.ProjectAccess;
 import io.trainyard.security.Role;
+import io.trainyard.security.audit.AuditInterceptor;
 import io.trainyard.security.audit.Audited;
 import io.trainyard.security.limits.RateLimited;
 import io.trainyard.security.projects.Projects;
 import io.trainyard.submission.JobSubmission;
+import io.trainyard.submission.SubmissionAudit;
 import io.trainyard.submission.SubmissionService;
 import io.trainyard.submission.Submitter;
 import io.trainyard.validation.InvalidRequestException;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.jspecify.annotations.Nullable;
@@ -82,7 +85,7 @@ public class JobController {
     }
 
     @PostMapping
-    @Audited("job.submit")
+    @Audited(SubmissionAudit.ACTION)
     @RateLimited(RateLimited.Kind.SUBMISSION)
     @Operation(operationId = "submitJob", summary = "Submit a job",
             description = "Validates the submission (every invalid field at once, as 422) and queues the job. With an "
@@ -116,12 +119,15 @@ public class JobController {
     public ResponseEntity<JobView> submit(@RequestBody JobSubmission submission,
             @Parameter(description = "Makes retries of the same submission safe: a fresh random value (a UUID) per "
                     + "submission, sent again with each retry of it", schema = @Schema(minLength = 1, maxLength = 255))
-            @RequestHeader(value = IDEMPOTENCY_KEY, required = false) @Nullable String idempotencyKey) {
-        Submitter submitter = submitter(SubmissionService.projectOf(submission));
+            @RequestHeader(value = IDEMPOTENCY_KEY, required = false) @Nullable String idempotencyKey, HttpServletRequest request) {
+        Submitter submitter = submitter(SubmissionService.projectOf(submission), request);
         if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 255)) {
             throw new InvalidRequestException(IDEMPOTENCY_KEY, "must be 1-255 characters");
         }
         SubmissionService.Submitted submitted = submissions.submit(submission, submitter, idempotencyKey);
+        if (submitted.audited()) {
+            AuditInterceptor.recordedWithChange(request);
+        }
         // The answer leaves the queue out: the job has just joined it, after the queue was last replayed, and a burst
         // of submissions must not replay it for answers that could not show the new job anyway (GET /jobs/{id} does).
         Job job = submitted.job();
@@ -143,8 +149,8 @@ public class JobController {
                 @ApiResponse(responseCode = "200", description = "What would be launched"),
                 @ApiResponse(responseCode = "404", description = "No project of that name, or none the caller may see")
             })
-    public LaunchPlan dryRun(@RequestBody JobSubmission submission) {
-        return submissions.dryRun(submission, submitter(SubmissionService.projectOf(submission)));
+    public LaunchPlan dryRun(@RequestBody JobSubmission submission, HttpServletRequest request) {
+        return submissions.dryRun(submission, submitter(SubmissionService.projectOf(submission), request));
     }
 
     /** The query parameter dry runs had before {@code POST /jobs/dry-run}: a clear answer instead of a job. */
@@ -237,14 +243,14 @@ public class JobController {
     }
 
     /** Who submits: an editor of the job's project, who may name gs:// configs where the project allows it. */
-    private Submitter submitter(String project) {
+    private Submitter submitter(String project, HttpServletRequest request) {
         // Checked before the project is looked up: a name no project can have (a NUL, say) never reaches the database.
         if (!project.matches(ProjectController.NAME)) {
             throw new InvalidRequestException("project", "must be 1-63 lowercase letters, digits or '-', starting with a letter or digit");
         }
         access.requireProject(project, Role.EDITOR);
         boolean remoteConfigs = projects.find(project).map(Projects.Project::allowGcsConfigs).orElse(false);
-        return new Submitter(Callers.currentUser().name(), remoteConfigs);
+        return new Submitter(Callers.currentUser().name(), remoteConfigs, request.getRemoteAddr());
     }
 
     /** The projects to list: those asked for that the caller may see, else every one it may see (null: all). */

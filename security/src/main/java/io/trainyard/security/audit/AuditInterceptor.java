@@ -21,6 +21,7 @@ import org.springframework.web.servlet.HandlerInterceptor;
 public class AuditInterceptor implements HandlerInterceptor {
 
     private static final Logger log = LoggerFactory.getLogger(AuditInterceptor.class);
+    private static final String RECORDED_WITH_CHANGE = AuditInterceptor.class.getName() + ".recordedWithChange";
 
     private final AuditLog auditLog;
 
@@ -28,9 +29,15 @@ public class AuditInterceptor implements HandlerInterceptor {
         this.auditLog = auditLog;
     }
 
+    /** Says that the request's record was written in the transaction of the change it records, so not again here. */
+    public static void recordedWithChange(HttpServletRequest request) {
+        request.setAttribute(RECORDED_WITH_CHANGE, Boolean.TRUE);
+    }
+
     @Override
     public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler, Exception ex) {
-        if (!(handler instanceof HandlerMethod method) || !method.hasMethodAnnotation(Audited.class)) {
+        if (!(handler instanceof HandlerMethod method) || !method.hasMethodAnnotation(Audited.class)
+                || request.getAttribute(RECORDED_WITH_CHANGE) != null) {
             return;
         }
         String action = method.getMethodAnnotation(Audited.class).value();

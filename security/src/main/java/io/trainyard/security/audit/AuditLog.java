@@ -13,6 +13,8 @@ import java.util.stream.Stream;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.trainyard.database.GroupCommit;
+import io.trainyard.submission.SubmissionAudit;
+import io.trainyard.submission.SubmissionService;
 import io.trainyard.validation.InvalidRequestException;
 import jakarta.annotation.PreDestroy;
 import org.jspecify.annotations.NullMarked;
@@ -26,10 +28,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Who did what, when, from where, and how it went: one row per state-changing request. Records of concurrent
  * requests are committed together (see {@link GroupCommit}): under load the audit costs a request a share of one
- * commit, not one of its own.
+ * commit, not one of its own. A submission's record is written in the transaction that stores its job
+ * ({@link SubmissionAudit}), with the answer it gets once that commits.
  */
 @Repository
-public class AuditLog {
+public class AuditLog implements SubmissionAudit {
 
     /** The most records one transaction stores. */
     private static final int MAX_COMMIT_BATCH = 256;
@@ -38,11 +41,13 @@ public class AuditLog {
             values (?, ?, ?, ?, ?, ?, ?)""";
 
     private final JdbcClient jdbc;
+    private final JdbcTemplate batches;
     private final Clock clock;
     private final GroupCommit<Object[], Boolean> commits;
 
     public AuditLog(JdbcClient jdbc, JdbcTemplate batches, TransactionTemplate transactions, Clock clock) {
         this.jdbc = jdbc;
+        this.batches = batches;
         this.clock = clock;
         this.commits = new GroupCommit<>("audit-commits", MAX_COMMIT_BATCH, records -> transactions.execute(status -> {
             batches.batchUpdate(INSERT, records);
@@ -71,6 +76,14 @@ public class AuditLog {
     /** Returns once the record is committed. */
     public void record(String actor, String action, String target, String sourceAddress, Outcome outcome, String detail) {
         commits.write(new Object[] {Timestamp.from(clock.instant()), actor, action, target, sourceAddress, outcome.name(), detail});
+    }
+
+    /** Each submission as its answer tells it: created, 201, at the job's own path. */
+    @Override
+    public void recordStored(List<SubmissionService.Stored> stored) {
+        Timestamp at = Timestamp.from(clock.instant());
+        batches.batchUpdate(INSERT, stored.stream().map(submission -> new Object[] {at, submission.submitter().name(), ACTION,
+                "/jobs/" + submission.job().getId(), submission.submitter().address(), Outcome.SUCCEEDED.name(), "HTTP 201"}).toList());
     }
 
     /** Filters of a listing; null means no filter. */
