@@ -81,8 +81,9 @@ stop_server() { # port
   rm -f "$work/server-$1.pid"
 }
 
-# CPU seconds (user + system) used so far by: the process $1 (a server), every postgres process, and the whole
-# machine (its busy time from /proc/stat, so that processes that have ended since, a load generator, count too).
+# CPU seconds (user + system) used so far by: the process $1 (a server), every postgres process (those that ended
+# too), and the whole machine (its busy time from /proc/stat, so that processes that have ended since, a load
+# generator, count too).
 cpu_seconds() { # server pid
   python3 - "$1" <<'PY'
 import os, sys
@@ -96,8 +97,11 @@ for pid in filter(str.isdigit, os.listdir("/proc")):
         continue  # it ended meanwhile
     name = stat[stat.index("(") + 1:stat.rindex(")")]
     fields = stat[stat.rindex(")") + 2:].split()  # utime and stime are the 12th and 13th after the name
-    if pid == server or name.startswith("postgres"):
-        used["server" if pid == server else "postgres"] += (int(fields[11]) + int(fields[12])) / tick
+    if pid == server:
+        used["server"] += (int(fields[11]) + int(fields[12])) / tick
+    elif name.startswith("postgres"):
+        # With cutime and cstime: the postmaster's, that of the backends and autovacuum workers it has reaped.
+        used["postgres"] += sum(int(x) for x in fields[11:15]) / tick
 with open("/proc/stat") as f:
     ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
 print(used["server"], used["postgres"], (sum(ticks) - ticks[3] - ticks[4]) / tick)
