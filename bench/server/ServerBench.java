@@ -15,11 +15,12 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Measures a running Trainyard server over loopback HTTP; run by bench/server/run.sh, which starts the servers and
  * sends the submissions that load them (wrk). bench/lib.sh compiles it once and runs it with the testing module (job
- * bodies) and its dependencies on the class path: {@code server_bench <phase> <base-url> ...}. Phases: submission-body and gpu-submission-body (print the JSON wrk submits), dispatch
- * (submit-to-process-start latency of no-op jobs, one at a time), dispatch-beside (the same while wrk submits beside
- * it), drain-queue, logs (a job printing lines, followed over SSE: a cold burst, a burst,
- * or paced), slurm (on a server with the Slurm backend: submit-to-RUNNING latency one job at a time, then batch jobs
- * submitted to sbatch per second in a burst; run by bench/slurm/run.sh).
+ * bodies) and its dependencies on the class path: {@code server_bench <phase> <base-url> ...}. Phases:
+ * submission-body and gpu-submission-body (print the JSON wrk submits), dispatch (submit-to-process-start latency of
+ * no-op jobs, one at a time), dispatch-beside (the same while wrk submits beside it), drain-queue, logs (a job
+ * printing lines, followed over SSE: a cold burst, a burst, or paced), slurm (on a server with the Slurm backend:
+ * submit-to-RUNNING latency one job at a time, then batch jobs submitted to sbatch per second in a burst; run by
+ * bench/slurm/run.sh).
  */
 public class ServerBench {
 
