@@ -1,3 +1,5 @@
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,8 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  * sends the submissions that load them (wrk). bench/lib.sh compiles it once and runs it with the testing module (job
  * bodies) and its dependencies on the class path: {@code server_bench <phase> <base-url> ...}. Phases:
  * submission-body and gpu-submission-body (print the JSON wrk submits), dispatch (submit-to-process-start latency of
- * no-op jobs, one at a time), dispatch-beside (the same while wrk submits beside it), drain-queue, logs (a job
- * printing lines, followed over SSE: a cold burst, a burst, or paced), slurm (on a server with the Slurm backend:
+ * no-op jobs, one at a time), dispatch-beside (the same while wrk submits beside it), drain-queue, logs (jobs
+ * printing lines, followed over SSE: a cold burst, a burst, or paced; see {@link #logPasses}), slurm (on a server with the Slurm backend:
  * submit-to-RUNNING latency one job at a time, then batch jobs submitted to sbatch per second in a burst; run by
  * bench/slurm/run.sh).
  */
@@ -39,7 +41,7 @@ public class ServerBench {
             case "dispatch" -> dispatchLatency(base, Integer.parseInt(args.length > 2 ? args[2] : "200"));
             case "dispatch-beside" -> dispatchLatencyBesideSubmissions(base, Integer.parseInt(args[2]));
             case "drain-queue" -> drainQueue(base);
-            case "logs" -> logThroughput(base, Integer.parseInt(args[2]), args[3]);
+            case "logs" -> logPasses(base, Integer.parseInt(args[2]), List.of(args).subList(3, args.length));
             case "slurm" -> slurm(base, Integer.parseInt(args.length > 2 ? args[2] : "200"));
             default -> throw new IllegalArgumentException(args[0]);
         }
@@ -188,6 +190,27 @@ public class ServerBench {
                     if ahead > 0:
                         time.sleep(ahead)
             """;
+
+    /**
+     * Log passes, each a job printing {@code lines} lines, followed by this one JVM, as a long-running client would: a
+     * fresh follower JVM per pass compiled its own code meanwhile, and on 2 cores that took a quarter of the CPU from
+     * the server being measured (perf: 2.6 µs a line of 1,000,000). The passes are named in {@code passes}, or, if none
+     * are, read from stdin one a line until it ends, each one's line printed as it ends, so that run.sh can measure
+     * the CPU of each pass alone.
+     */
+    static void logPasses(String base, int lines, List<String> passes) throws Exception {
+        if (!passes.isEmpty()) {
+            for (String pass : passes) {
+                logThroughput(base, lines, pass);
+            }
+            return;
+        }
+        BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in));
+        for (String pass = stdin.readLine(); pass != null; pass = stdin.readLine()) {
+            logThroughput(base, lines, pass);
+            System.out.flush();
+        }
+    }
 
     /**
      * One log pass of a job printing {@code lines} lines: "cold" and "burst" print as fast as Python can (the first on
