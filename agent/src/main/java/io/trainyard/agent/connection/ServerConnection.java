@@ -21,6 +21,7 @@ import io.trainyard.protocol.LogAck;
 import io.trainyard.protocol.LogBatch;
 import io.trainyard.protocol.MetricAck;
 import io.trainyard.protocol.MetricBatch;
+import io.trainyard.protocol.OutputLine;
 import io.trainyard.protocol.Registered;
 import io.trainyard.protocol.Registration;
 import io.trainyard.protocol.Started;
@@ -30,6 +31,7 @@ import io.trainyard.protocol.Work;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 
 /**
  * The agent's side of the agent protocol ({@link io.trainyard.protocol}): JSON over HTTP with the agent
@@ -42,7 +44,8 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ServerConnection {
 
     private static final Logger log = LoggerFactory.getLogger(ServerConnection.class);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .addModule(new SimpleModule("output-lines").addSerializer(OutputLine.class, new OutputLineWriter())).build();
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final int HOST_PROBE_TIMEOUT_MILLIS = 1_000;
     private static final long FIRST_RETRY_DELAY_MILLIS = 100;

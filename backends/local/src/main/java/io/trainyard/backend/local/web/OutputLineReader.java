@@ -33,7 +33,7 @@ class OutputLineReader extends ValueDeserializer<OutputLine> {
             switch (name) {
                 case "timeMicros" -> timeMicros = number(parser, context, value).getLongValue();
                 case "rank" -> rank = number(parser, context, value).getIntValue();
-                case "stream" -> stream = context.readValue(parser, LogStream.class);
+                case "stream" -> stream = stream(parser, context, value);
                 case "text" -> text = value == JsonToken.VALUE_STRING ? parser.getString()
                         : (String) context.handleUnexpectedToken(String.class, parser);
                 default -> parser.skipChildren();
@@ -43,6 +43,20 @@ class OutputLineReader extends ValueDeserializer<OutputLine> {
             return context.reportInputMismatch(OutputLine.class, "a log line needs its stream and text");
         }
         return new OutputLine(timeMicros, stream, rank, text);
+    }
+
+    /** The stream a wire name names ({@link LogStream#wireName()}); a mismatch for any other value. */
+    private static LogStream stream(JsonParser parser, DeserializationContext context, JsonToken value) {
+        if (value == JsonToken.VALUE_STRING) {
+            String name = parser.getString();
+            for (LogStream stream : LogStream.values()) {
+                if (stream.wireName().equals(name)) {
+                    return stream;
+                }
+            }
+            return (LogStream) context.handleWeirdStringValue(LogStream.class, name, "not a stream: stdout or stderr");
+        }
+        return (LogStream) context.handleUnexpectedToken(LogStream.class, parser);
     }
 
     /** The parser, on a whole number; a mismatch otherwise (a fraction, a string). */
