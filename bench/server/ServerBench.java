@@ -20,9 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
  * bodies) and its dependencies on the class path: {@code server_bench <phase> <base-url> ...}. Phases:
  * submission-body and gpu-submission-body (print the JSON wrk submits), dispatch (submit-to-process-start latency of
  * no-op jobs, one at a time), dispatch-beside (the same while wrk submits beside it), drain-queue, logs (jobs
- * printing lines, followed over SSE: a cold burst, a burst, or paced; see {@link #logPasses}), slurm (on a server with the Slurm backend:
- * submit-to-RUNNING latency one job at a time, then batch jobs submitted to sbatch per second in a burst; run by
- * bench/slurm/run.sh).
+ * printing lines, followed over SSE: a cold burst, a burst, or paced; see {@link #logPasses}), slurm (on a server
+ * with the Slurm backend: submit-to-RUNNING latency one job at a time, then batch jobs submitted to sbatch per second
+ * in a burst; run by bench/slurm/run.sh).
  */
 public class ServerBench {
 

@@ -60,12 +60,12 @@ server_bench drain-queue http://127.0.0.1:18182 | sed 's/^/dispatch beside submi
 # JVM for all passes (a coprocess told each pass in turn). The first burst only warms up: on 2 cores C2 still
 # compiles the log path after the cold pass, and a burst measured then varied by 25 % (server 5.2-10.1 µs a line).
 coproc LOG_PASSES { server_bench logs http://127.0.0.1:18182 "$log_lines"; }
-for pass in cold burst burst paced; do
+for pass in cold warm-up burst paced; do
   before=$(cpu_seconds "$(cat "$work/server-18182.pid")")
-  echo "$pass" >&"${LOG_PASSES[1]}"
+  echo "${pass/warm-up/burst}" >&"${LOG_PASSES[1]}"
   read -r result <&"${LOG_PASSES[0]}"
   after=$(cpu_seconds "$(cat "$work/server-18182.pid")")
-  if [ "$pass" = burst ] && [ -z "${warmed_up:-}" ]; then warmed_up=1; continue; fi
+  [ "$pass" = warm-up ] && continue
   echo "$result"
   echo "logs ($pass): CPU per line: $(cpu_per "$before" "$after" "$log_lines")"
 done

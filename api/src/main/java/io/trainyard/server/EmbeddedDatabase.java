@@ -115,7 +115,8 @@ final class EmbeddedDatabase extends BackgroundLoop implements AutoCloseable {
                 // With PostgreSQL's defaults (1 GB of WAL between checkpoints, 128 MB of buffers) full-speed
                 // submissions filled the WAL in under a minute (pg_stat_checkpointer: one requested checkpoint in
                 // 60 s of load; none with 4 GB), and the full-page writes after each showed in the p99: 16 clients
-                // submitting, p99 36-42 ms in six passes with the defaults, 23-36 ms in five with these, at the same rate.
+                // submitting, p99 36-42 ms in six passes with the defaults, 23-36 ms in five with these, at the
+                // same rate.
                 .setServerConfig("max_wal_size", "4GB")
                 .setServerConfig("shared_buffers", "512MB");
     }

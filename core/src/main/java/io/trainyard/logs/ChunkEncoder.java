@@ -61,10 +61,10 @@ final class ChunkEncoder {
         }
         out.append(secondText);
         if (fraction != 0) {
-            // The digits of fraction + 1,000,000 less its leading 1: the fraction with its leading zeros.
-            int digits = fraction % 1000 == 0 ? 3 : 6;
-            int shown = digits == 3 ? fraction / 1000 + 1000 : fraction + 1_000_000;
-            out.append('.').append(Integer.toString(shown), 1, digits + 1);
+            // Milliseconds or microseconds with their leading zeros: the digits of 1000 + ms or 1,000,000 + µs,
+            // less the leading 1.
+            String digits = Integer.toString(fraction % 1000 == 0 ? 1000 + fraction / 1000 : 1_000_000 + fraction);
+            out.append('.').append(digits, 1, digits.length());
         }
         out.append('Z');
     }
