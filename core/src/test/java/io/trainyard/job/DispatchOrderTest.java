@@ -57,10 +57,11 @@ class DispatchOrderTest {
         for (int limit : new int[] {1, 2, 4, 7, 16}) {
             assertThat(claim(limit)).as("a claim of %d", limit).containsExactlyElementsOf(best.subList(0, Math.min(limit, best.size())));
         }
-        // The queue as listed is in the same order, with the job backing off last.
+        // The queue as listed is in the same order, with the job backing off last, and as many as asked for.
         List<String> listed = new ArrayList<>(best);
         listed.add("highest_backing_off");
         assertThat(jobs.queuedInDispatchOrder(BACKEND, AGEING_SECONDS, 16)).extracting(Job::getJobName).containsExactlyElementsOf(listed);
+        assertThat(jobs.queuedInDispatchOrder(BACKEND, AGEING_SECONDS, 7)).extracting(Job::getJobName).containsExactlyElementsOf(best);
     }
 
     private void queue(String name, int priority, int secondsWaited) {
