@@ -52,13 +52,17 @@ class DispatchOrderTest {
         queue("plain_newest", 0, 30);        // 0.5
         queue("highest_backing_off", 9, 0);
         jdbc.update("update jobs set not_before = now() + interval '1 hour' where job_name = 'highest_backing_off'");
+        queue("low_backing_off_less", -3, 0);
+        jdbc.update("update jobs set not_before = now() + interval '1 minute' where job_name = 'low_backing_off_less'");
 
         List<String> best = List.of("low_but_oldest", "plain_old", "high_waited", "middle", "high_new", "plain_recent", "plain_newest");
         for (int limit : new int[] {1, 2, 4, 7, 16}) {
             assertThat(claim(limit)).as("a claim of %d", limit).containsExactlyElementsOf(best.subList(0, Math.min(limit, best.size())));
         }
-        // The queue as listed is in the same order, with the job backing off last, and as many as asked for.
+        // The queue as listed is in the same order, with the jobs backing off last (the first to be ready first), and
+        // as many as asked for.
         List<String> listed = new ArrayList<>(best);
+        listed.add("low_backing_off_less");
         listed.add("highest_backing_off");
         assertThat(jobs.queuedInDispatchOrder(BACKEND, AGEING_SECONDS, 16)).extracting(Job::getJobName).containsExactlyElementsOf(listed);
         assertThat(jobs.queuedInDispatchOrder(BACKEND, AGEING_SECONDS, 7)).extracting(Job::getJobName).containsExactlyElementsOf(best);
