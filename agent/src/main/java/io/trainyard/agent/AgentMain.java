@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import ch.qos.logback.classic.Level;
+import io.trainyard.agent.connection.HttpServerConnection;
 import io.trainyard.agent.sandbox.TrainerAccount;
 import io.trainyard.agent.sandbox.TrainerIsolation;
 import io.trainyard.protocol.Gpu;
@@ -67,9 +68,9 @@ public final class AgentMain {
             System.out.print(USAGE);
             return;
         }
-        AgentSettings settings;
+        Setup setup;
         try {
-            settings = settings(arguments(args), System.getenv("TRAINYARD_AGENT_TOKEN"), System.getenv("TRAINYARD_TRAINER_PATH"));
+            setup = setup(arguments(args), System.getenv("TRAINYARD_AGENT_TOKEN"), System.getenv("TRAINYARD_TRAINER_PATH"));
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.print(USAGE);
@@ -78,7 +79,8 @@ public final class AgentMain {
         }
         HostAgent agent;
         try {
-            agent = new HostAgent(settings);
+            agent = new HostAgent(setup.settings(),
+                    new HttpServerConnection(setup.servers(), setup.settings().agentId(), setup.token()));
         } catch (IllegalStateException e) {
             System.err.println(e.getMessage());
             System.exit(1);
@@ -109,7 +111,16 @@ public final class AgentMain {
         return values;
     }
 
-    static AgentSettings settings(Map<String, String> values, String tokenFromEnvironment, String trainerPathFromEnvironment) {
+    /**
+     * What the arguments say.
+     *
+     * @param servers the server's replicas (one or more), tried in turn when one fails
+     * @param token this agent's token
+     */
+    record Setup(AgentSettings settings, List<URI> servers, String token) {
+    }
+
+    static Setup setup(Map<String, String> values, String tokenFromEnvironment, String trainerPathFromEnvironment) {
         Map<String, String> remaining = new LinkedHashMap<>(values);
         String token = remaining.containsKey("token") ? remaining.remove("token") : tokenFromEnvironment;
         if (token == null || token.isBlank()) {
@@ -124,7 +135,7 @@ public final class AgentMain {
         boolean simulated = remaining.containsKey("simulated-gpus");
         String nvidiaSmi = remaining.getOrDefault("nvidia-smi", "nvidia-smi");
         List<Gpu> gpus = simulated ? simulatedGpus(Integer.parseInt(remaining.get("simulated-gpus"))) : GpuDiscovery.discover(nvidiaSmi);
-        AgentSettings settings = new AgentSettings(servers, token, agentId, Registration.localHostName(), dataDir, gpus, cpuSlots,
+        AgentSettings settings = new AgentSettings(agentId, Registration.localHostName(), dataDir, gpus, cpuSlots,
                 remaining.getOrDefault("python", "python3"),
                 duration("cancel-grace-period", remaining.getOrDefault("cancel-grace-period", "10s")),
                 remaining.getOrDefault("master-addr", "127.0.0.1"),
@@ -142,7 +153,7 @@ public final class AgentMain {
         if (!remaining.isEmpty()) {
             throw new IllegalArgumentException("unknown argument(s): " + remaining.keySet());
         }
-        return settings;
+        return new Setup(settings, servers, token);
     }
 
     /** Paths separated by ':' (as in PATH), each made absolute: trainers run in their job's work folder. */

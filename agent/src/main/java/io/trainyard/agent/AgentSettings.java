@@ -1,6 +1,5 @@
 package io.trainyard.agent;
 
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -14,10 +13,8 @@ import io.trainyard.agent.trainer.TrainerInvocation;
 import io.trainyard.protocol.Gpu;
 
 /**
- * How an agent runs: the server it reports to and its token, its name and host, where its jobs' folders
- * live, its inventory, and how it runs trainers.
+ * How an agent runs: its name and host, where its jobs' folders live, its inventory, and how it runs trainers.
  *
- * @param servers the server's replicas (one or more), tried in turn when one fails
  * @param agentId the agent's name in the pool; the node id that jobs placed on it carry
  * @param gpus this host's GPUs (from {@code nvidia-smi}, or simulated for tests); none: it offers CPU slots
  * @param cpuSlots trainer processes it runs at once when it has no GPUs
@@ -33,7 +30,7 @@ import io.trainyard.protocol.Gpu;
  * @param nvidiaSmi how the GPUs' usage is sampled; null where there is nothing to sample (no GPUs, or simulated ones)
  * @param systemMetricsInterval how often each run's usage (GPUs, CPU, memory, I/O) is sampled
  */
-public record AgentSettings(List<URI> servers, String token, String agentId, String host, Path dataDir, List<Gpu> gpus,
+public record AgentSettings(String agentId, String host, Path dataDir, List<Gpu> gpus,
         int cpuSlots, String python, Duration cancelGracePeriod, String masterAddr, long maxLogBacklogBytes,
         List<Path> trainerPath, TrainerIsolation isolation, TrainerAccount trainerAccount, List<Path> hiddenFiles,
         String nvidiaSmi, Duration systemMetricsInterval) {

@@ -69,16 +69,17 @@ public final class HostAgent {
     private Thread thread;
     private Thread fence;
 
-    public HostAgent(AgentSettings settings) throws IOException {
+    /** @param server how it reaches the server: over HTTP ({@link io.trainyard.agent.connection.HttpServerConnection}) */
+    public HostAgent(AgentSettings settings, ServerConnection server) throws IOException {
         this.settings = settings;
         this.supervisor = Supervisor.install(settings.dataDir(), settings.python());
         this.runSettings = settings.runSettings();
-        this.server = new ServerConnection(settings.servers(), settings.agentId(), settings.token());
+        this.server = server;
     }
 
     public void start() {
         log.info("Agent {} on {}: {} GPU(s), {} CPU slot(s), reporting to {}; {}", settings.agentId(), settings.host(),
-                settings.gpus().size(), settings.cpuSlots(), settings.servers(), runSettings.sandbox().describe());
+                settings.gpus().size(), settings.cpuSlots(), server, runSettings.sandbox().describe());
         runSettings.monitor().start();
         thread = Thread.ofPlatform().name("agent-" + settings.agentId()).start(this::loop);
         fence = Thread.ofPlatform().daemon().name("agent-fence-" + settings.agentId()).start(this::fenceLoop);

@@ -1,9 +1,7 @@
 package io.trainyard.api.problems;
 
 import java.io.IOException;
-import java.util.List;
 
-import io.trainyard.core.StartupRequests;
 import io.trainyard.problem.ProblemJson;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -23,8 +21,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * agent and the other background loops, and before Spring Boot declares the application ready (its readiness
  * state). A request in that window answers 503 with {@code Retry-After} and a problem detail, never a
  * half-started server's answer; health too, so whoever waits for a healthy server waits until it is ready, but not
- * liveness, which says only that the process runs, and what the start itself waits for ({@link StartupRequests}:
- * the server's own agent registering, so that a ready server lists its own host among the agents). Once ready, the
+ * liveness, which says only that the process runs. (What the start itself waits for, the server's own agent
+ * registering, calls the server in its process.) Once ready, the
  * server answers until it stops: a stopping server's agents and streams still finish their requests.
  * (Right after the database filter, which only turns failures of what runs after it into 503s.)
  */
@@ -35,12 +33,10 @@ public class NotReadyFilter extends OncePerRequestFilter {
     private static final String LIVENESS = "/actuator/health/liveness";
 
     private final ApplicationAvailability availability;
-    private final List<StartupRequests> admitted;
     private volatile boolean ready;
 
-    public NotReadyFilter(ApplicationAvailability availability, List<StartupRequests> admitted) {
+    public NotReadyFilter(ApplicationAvailability availability) {
         this.availability = availability;
-        this.admitted = List.copyOf(admitted);
     }
 
     @Override
@@ -49,8 +45,7 @@ public class NotReadyFilter extends OncePerRequestFilter {
         if (!ready && availability.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC) {
             ready = true;
         }
-        String path = request.getRequestURI();
-        if (ready || LIVENESS.equals(path) || admitted.stream().anyMatch(requests -> requests.admits(request.getMethod(), path))) {
+        if (ready || LIVENESS.equals(request.getRequestURI())) {
             chain.doFilter(request, response);
             return;
         }

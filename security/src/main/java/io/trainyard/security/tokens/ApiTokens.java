@@ -93,10 +93,10 @@ public class ApiTokens {
                 .params(Timestamp.from(clock.instant()), id).update() == 1;
     }
 
-    /** Revokes every token of an agent with this name but one (the server's own agent gets a fresh token at each start). */
-    public void revokeAgentTokensNamed(String agentId, String name, UUID except) {
-        jdbc.sql("update api_tokens set revoked_at = ? where agent_id = ? and name = ? and id <> ? and revoked_at is null")
-                .params(Timestamp.from(clock.instant()), agentId, name, except).update();
+    /** Revokes every token of an agent with this name (the server's own agent's, from when it called the server over HTTP). */
+    public void revokeAgentTokensNamed(String agentId, String name) {
+        jdbc.sql("update api_tokens set revoked_at = ? where agent_id = ? and name = ? and revoked_at is null")
+                .params(Timestamp.from(clock.instant()), agentId, name).update();
     }
 
     public void markUsed(UUID id, Instant at) {

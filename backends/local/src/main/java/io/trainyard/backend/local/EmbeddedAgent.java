@@ -2,7 +2,6 @@ package io.trainyard.backend.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,63 +10,61 @@ import java.util.stream.Stream;
 import io.trainyard.agent.AgentSettings;
 import io.trainyard.agent.GpuDiscovery;
 import io.trainyard.agent.HostAgent;
-import io.trainyard.core.StartupRequests;
+import io.trainyard.backend.local.agents.AgentReports;
+import io.trainyard.backend.local.agents.AgentWork;
 import io.trainyard.core.TrainyardProperties;
 import io.trainyard.protocol.Registration;
+import io.trainyard.security.audit.AuditLog;
 import io.trainyard.security.tokens.ApiTokens;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
- * The agent of the server's own host, run inside the server and talking to it over loopback with the same
- * protocol as any agent, so one command runs everything. Its id is the server's node id, and its agent token
- * is made afresh at each start (the previous one revoked) and never leaves this process. It starts once the
- * server has started and listens, and the server's start waits until it has registered: Spring Boot declares the
- * server ready (readiness UP; before, the server answers every request 503 but this agent's own, see
- * {@link StartupRequests}) only then, so whoever waits for a ready server finds its own host among the agents. It
- * stops first: its trainers keep running and the restarted server's agent re-attaches.
+ * The agent of the server's own host, run inside the server, so one command runs everything. It speaks the same
+ * protocol as any agent, through the same services, but calls them in this process ({@link InProcessConnection})
+ * rather than over loopback HTTP. Its id is the server's node id. It starts once the server has started, and the
+ * server's start waits until it has registered: Spring Boot declares the server ready (readiness UP; before, the
+ * server answers every request 503) only then, so whoever waits for a ready server finds its own host among the
+ * agents. It stops first: its trainers keep running and the restarted server's agent re-attaches.
  */
 @Component
 @ConditionalOnExpression("${trainyard.dispatcher.enabled:true} and ${trainyard.local.embedded-agent:true}")
-class EmbeddedAgent implements SmartLifecycle, StartupRequests {
+class EmbeddedAgent implements SmartLifecycle {
 
-    private static final String TOKEN_NAME = "embedded agent";
+    /** The agent token this agent used before it called the server in-process; revoked where one is left. */
+    private static final String FORMER_TOKEN_NAME = "embedded agent";
     private static final long REGISTRATION_CHECK_MILLIS = 10;
     private static final long WARN_EVERY_NANOS = 30_000_000_000L;
-    /**
-     * How long the start waits for the agent at most: an agent that cannot register (a server serving TLS itself,
-     * which this agent's plain-HTTP loopback calls cannot reach) must not keep the server from ever being ready.
-     */
+    /** How long the start waits for the agent at most: an agent that cannot register must not keep the server from ever being ready. */
     private static final long GIVE_UP_AFTER_NANOS = 120_000_000_000L;
     private static final Logger log = LoggerFactory.getLogger(EmbeddedAgent.class);
 
-    private final WebServerApplicationContext server;
     private final TrainyardProperties trainyard;
     private final LocalBackendProperties local;
     private final ApiTokens tokens;
-    private final String address;
     private final Environment environment;
     private final OwnAgentFence fence;
+    private final AgentWork work;
+    private final AgentReports reports;
+    private final AuditLog auditLog;
     private volatile HostAgent agent;
 
-    EmbeddedAgent(WebServerApplicationContext server, TrainyardProperties trainyard, LocalBackendProperties local,
-            ApiTokens tokens, @Value("${server.address:}") String address, Environment environment,
-            OwnAgentFence fence) {
-        this.server = server;
+    EmbeddedAgent(TrainyardProperties trainyard, LocalBackendProperties local, ApiTokens tokens, Environment environment,
+            OwnAgentFence fence, AgentWork work, AgentReports reports, AuditLog auditLog) {
         this.trainyard = trainyard;
         this.local = local;
         this.tokens = tokens;
-        this.address = address;
         this.environment = environment;
         this.fence = fence;
+        this.work = work;
+        this.reports = reports;
+        this.auditLog = auditLog;
     }
 
     /** Not with the other lifecycles, which start before the server is ready. */
@@ -76,9 +73,9 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
         return false;
     }
 
-    /** Once the server listens, before it is declared ready: the server is ready once this agent has registered. */
+    /** Once the server has started, before it is declared ready: the server is ready once this agent has registered. */
     @EventListener
-    void startOnceListening(ApplicationStartedEvent started) throws InterruptedException {
+    void startOnceStarted(ApplicationStartedEvent started) throws InterruptedException {
         if (!isRunning()) {
             start();
         }
@@ -88,8 +85,7 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
             Thread.sleep(REGISTRATION_CHECK_MILLIS);
             if (System.nanoTime() - since > GIVE_UP_AFTER_NANOS) {
                 log.error("The server becomes ready without its own agent {}, which has not registered in {} s; it runs "
-                        + "no local jobs until it does (a server serving TLS itself: run agents apart, see Agents)",
-                        trainyard.nodeId(), GIVE_UP_AFTER_NANOS / 1_000_000_000L);
+                        + "no local jobs until it does", trainyard.nodeId(), GIVE_UP_AFTER_NANOS / 1_000_000_000L);
                 return;
             }
             if (System.nanoTime() - warned > WARN_EVERY_NANOS) {
@@ -102,15 +98,13 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
 
     @Override
     public void start() {
-        URI serverUri = URI.create("http://" + loopbackOr(address) + ":" + server.getWebServer().getPort());
-        ApiTokens.Created token = tokens.createForAgent(trainyard.nodeId(), TOKEN_NAME, null, "server");
-        tokens.revokeAgentTokensNamed(trainyard.nodeId(), TOKEN_NAME, token.token().id());
-        AgentSettings settings = new AgentSettings(List.of(serverUri), token.secret(), trainyard.nodeId(), Registration.localHostName(),
+        tokens.revokeAgentTokensNamed(trainyard.nodeId(), FORMER_TOKEN_NAME);
+        AgentSettings settings = new AgentSettings(trainyard.nodeId(), Registration.localHostName(),
                 trainyard.dataDir(), GpuDiscovery.discover(local.nvidiaSmi()), local.cpuSlots(), local.python(),
                 local.cancelGracePeriod(), local.masterAddr(), local.maxLogBacklog().toBytes(), local.trainerPath(),
                 local.trainerIsolation(), local.trainerAccount(), hiddenFiles(), local.nvidiaSmi(), local.systemMetricsInterval());
         try {
-            agent = new HostAgent(settings);
+            agent = new HostAgent(settings, new InProcessConnection(trainyard.nodeId(), work, reports, auditLog));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up this host's agent", e);
         }
@@ -135,13 +129,6 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
         return agent != null;
     }
 
-    /** This agent's own protocol requests (registration, heartbeats, run reports), which the server's start waits for. */
-    @Override
-    public boolean admits(String method, String path) {
-        String own = "/agents/" + trainyard.nodeId();
-        return !"GET".equals(method) && (path.equals(own) || path.startsWith(own + "/"));
-    }
-
     /**
      * The server's own secret files, which its trainers could otherwise read where their mode lets them: its TLS
      * key and the Google credentials it calls Vertex AI with, besides those named in the settings. (Its data
@@ -159,10 +146,5 @@ class EmbeddedAgent implements SmartLifecycle, StartupRequests {
             files.add(Path.of(credentials).toAbsolutePath());
         }
         return files;
-    }
-
-    /** Where this server listens, as its own agent reaches it: loopback when it listens on every address. */
-    private static String loopbackOr(String address) {
-        return address == null || address.isBlank() || address.equals("0.0.0.0") || address.equals("::") ? "127.0.0.1" : address;
     }
 }

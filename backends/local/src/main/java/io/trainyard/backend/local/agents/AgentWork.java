@@ -95,7 +95,8 @@ public class AgentWork {
     }
 
     /**
-     * Renews the agent's lease, then waits up to {@code wait} for work it does not know of yet.
+     * Renews the agent's lease, then waits up to {@code wait} (at most a heartbeat interval) for work it does not know
+     * of yet.
      *
      * @throws StaleAgentException if the epoch is no longer the agent's: it must stop its runs and register again
      */
@@ -104,7 +105,7 @@ public class AgentWork {
             throw new StaleAgentException("agent " + agentId + " epoch " + heartbeat.epoch()
                     + " was declared lost or registered again; register anew");
         }
-        long deadline = System.nanoTime() + wait.toNanos();
+        long deadline = System.nanoTime() + Math.clamp(wait.toNanos(), 0, properties.heartbeatInterval().toNanos());
         while (true) {
             // Taken before reading, so a wake-up between the read and the wait is not missed.
             CompletableFuture<Void> wakeUp = wakeUps.computeIfAbsent(agentId, id -> new CompletableFuture<>());

@@ -6,7 +6,6 @@ import java.util.UUID;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.trainyard.backend.BackendProtocol;
-import io.trainyard.backend.local.agents.AgentProperties;
 import io.trainyard.backend.local.agents.AgentReports;
 import io.trainyard.backend.local.agents.AgentWork;
 import io.trainyard.backend.local.agents.StaleAgentException;
@@ -53,12 +52,10 @@ public class AgentProtocolController {
 
     private final AgentWork work;
     private final AgentReports reports;
-    private final AgentProperties properties;
 
-    public AgentProtocolController(AgentWork work, AgentReports reports, AgentProperties properties) {
+    public AgentProtocolController(AgentWork work, AgentReports reports) {
         this.work = work;
         this.reports = reports;
-        this.properties = properties;
     }
 
     @PutMapping
@@ -73,8 +70,7 @@ public class AgentProtocolController {
     @Operation(summary = "Renew the lease and wait up to waitMillis (at most the heartbeat interval) for runs to start or cancel")
     public Work heartbeat(@PathVariable String agentId, @RequestParam(defaultValue = "0") long waitMillis,
             @RequestBody @Valid Heartbeat heartbeat) throws InterruptedException {
-        long wait = Math.clamp(waitMillis, 0, properties.heartbeatInterval().toMillis());
-        return work.awaitWork(agentId, heartbeat, Duration.ofMillis(wait));
+        return work.awaitWork(agentId, heartbeat, Duration.ofMillis(waitMillis));
     }
 
     @PostMapping("/runs/{jobId}/{attempt}/started")
