@@ -19,10 +19,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Durable log storage in chunks: one row per batch, its lines as newline-separated JSON objects in the
- * form the API serves, so followers send them without decoding and re-encoding each line. The read
- * positions of the sources the lines came from are stored in the same transaction, so a restarted reader
- * resumes exactly after the last stored line. Each attempt's lines are capped by its {@link LogQuota}.
+ * Durable log storage in chunks: one row per batch, its lines as newline-separated JSON objects in the form the API
+ * serves, so followers send them without decoding and re-encoding each line, compressed ({@link ChunkCompression}). The
+ * read positions of the sources the lines came from are stored in the same transaction, so a restarted reader resumes
+ * exactly after the last stored line. Each attempt's lines are capped by its {@link LogQuota}.
  */
 @Repository
 public class LogStore {
@@ -95,11 +95,11 @@ public class LogStore {
     }
 
     private void insertChunk(UUID jobId, int attempt, @Nullable String host, long firstSeq, List<OutputLine> lines) {
-        String encoded = new ChunkEncoder().encode(firstSeq, attempt, host, lines);
+        ChunkCompression.Compressed encoded = ChunkCompression.compress(new ChunkEncoder().encode(firstSeq, attempt, host, lines));
         jdbc.sql("""
-                insert into log_chunks (job_id, first_seq, last_seq, attempt, line_count, lines)
-                values (?, ?, ?, ?, ?, ?)""")
-                .params(jobId, firstSeq, firstSeq + lines.size() - 1, attempt, lines.size(), encoded)
+                insert into log_chunks (job_id, first_seq, last_seq, attempt, line_count, lines_lz4, lines_bytes)
+                values (?, ?, ?, ?, ?, ?, ?)""")
+                .params(jobId, firstSeq, firstSeq + lines.size() - 1, attempt, lines.size(), encoded.bytes(), encoded.textBytes())
                 .update();
     }
 
@@ -131,10 +131,15 @@ public class LogStore {
      */
     private List<StoredLine> readChunks(UUID jobId, long afterSeq, int lines, int limit) {
         List<Chunk> chunks = jdbc.sql("""
-                select first_seq, last_seq, lines from log_chunks
+                select first_seq, last_seq, lines, lines_lz4, lines_bytes from log_chunks
                 where job_id = ? and last_seq > ? and first_seq <= ? order by last_seq""")
                 .params(jobId, afterSeq, afterSeq + lines)
-                .query((rs, row) -> new Chunk(rs.getLong(1), rs.getLong(2), rs.getString(3)))
+                .query((rs, row) -> {
+                    // Chunks stored before migration V19 hold their text as it is.
+                    String text = rs.getString(3);
+                    return new Chunk(rs.getLong(1), rs.getLong(2),
+                            text != null ? text : ChunkCompression.decompress(rs.getBytes(4), rs.getInt(5)));
+                })
                 .list();
         List<StoredLine> result = new ArrayList<>(Math.min(lines, 8192));
         for (Chunk chunk : chunks) {
