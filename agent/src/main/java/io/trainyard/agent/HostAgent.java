@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import io.trainyard.agent.connection.Backoff;
+import io.trainyard.agent.connection.Redelivery;
 import io.trainyard.agent.connection.ServerConnection;
 import io.trainyard.agent.connection.StaleRunException;
 import io.trainyard.agent.run.AgentRun;
@@ -243,7 +244,7 @@ public final class HostAgent {
         long currentEpoch = epoch;
         Thread.ofVirtual().start(() -> {
             try {
-                ServerConnection.untilDelivered("the cancel of job " + cancel.jobId(), () -> {
+                Redelivery.untilDelivered("the cancel of job " + cancel.jobId(), () -> {
                     server.ended(cancel.jobId(), cancel.attempt(), new Ended(currentEpoch, RunEnd.cancelled(null)));
                     return null;
                 });

@@ -1,7 +1,6 @@
 package io.trainyard.logs;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
@@ -30,14 +29,10 @@ final class ChunkCompression {
 
     static Compressed compress(String text) {
         byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        byte[] out = new byte[COMPRESSOR.maxCompressedLength(utf8.length)];
-        int length = COMPRESSOR.compress(utf8, 0, utf8.length, out, 0);
-        return new Compressed(Arrays.copyOf(out, length), utf8.length);
+        return new Compressed(COMPRESSOR.compress(utf8), utf8.length);
     }
 
     static String decompress(byte[] bytes, int textBytes) {
-        byte[] utf8 = new byte[textBytes];
-        DECOMPRESSOR.decompress(bytes, 0, bytes.length, utf8, 0);
-        return new String(utf8, StandardCharsets.UTF_8);
+        return new String(DECOMPRESSOR.decompress(bytes, textBytes), StandardCharsets.UTF_8);
     }
 }

@@ -16,12 +16,11 @@ import io.trainyard.protocol.Started;
 import io.trainyard.protocol.StartedAck;
 import io.trainyard.protocol.SystemMetricBatch;
 import io.trainyard.protocol.Work;
-import org.slf4j.LoggerFactory;
 
 /**
  * The agent's side of the agent protocol ({@link io.trainyard.protocol}). A call the server refuses as stale throws
  * {@link StaleRunException}; any other failure (the server away, restarting, without its database) is an
- * {@link IOException}, and the reports that must arrive are retried by {@link #untilDelivered}. An agent on its own
+ * {@link IOException}, and the reports that must arrive are retried by {@link Redelivery}. An agent on its own
  * host speaks it over HTTP ({@link HttpServerConnection}); the server's own agent calls the server in its process.
  */
 public interface ServerConnection {
@@ -47,36 +46,4 @@ public interface ServerConnection {
      * one answers, the agent is not cut off; only silence (timeouts, no route) means a partition.
      */
     long lastAnswerNanos();
-
-    /** Something that must reach the server: a report of what really happened to a run. */
-    interface Delivery<T> {
-        T send() throws IOException, InterruptedException;
-    }
-
-    /**
-     * Sends until the server takes it, waiting longer after each failure (up to 5 s, with jitter): the server
-     * may be restarting or the database away (503), and the run's facts must not be lost.
-     *
-     * @throws StaleRunException if the server refuses it as stale: it will never be taken
-     */
-    static <T> T untilDelivered(String what, Delivery<T> delivery) throws InterruptedException {
-        Backoff backoff = new Backoff(100, 5_000);
-        for (int failures = 1; ; failures++) {
-            try {
-                T delivered = delivery.send();
-                if (failures > 2) {
-                    LoggerFactory.getLogger(ServerConnection.class).info("Delivered {} after {} tries", what, failures);
-                }
-                return delivered;
-            } catch (IOException e) {
-                // One failure is routine (a pooled connection closed under it); a second means the server is
-                // away: said once, then quiet until it is delivered.
-                if (failures == 2) {
-                    LoggerFactory.getLogger(ServerConnection.class)
-                            .warn("Could not deliver {} yet; retrying with backoff: {}", what, e.toString());
-                }
-                backoff.pause();
-            }
-        }
-    }
 }

@@ -2,6 +2,7 @@ package io.trainyard.agent.logs;
 
 import java.util.UUID;
 
+import io.trainyard.agent.connection.Redelivery;
 import io.trainyard.agent.connection.ServerConnection;
 import io.trainyard.agent.connection.ShippingThread;
 import io.trainyard.protocol.LineQueue;
@@ -74,7 +75,7 @@ public final class LogShipper {
                 continue;
             }
             LogBatch batch = new LogBatch(epoch, nextBatch, lines.lines(), lines.positions());
-            LogAck ack = ServerConnection.untilDelivered("log batch " + batch.batch() + " of job " + jobId,
+            LogAck ack = Redelivery.untilDelivered("log batch " + batch.batch() + " of job " + jobId,
                     () -> server.logs(jobId, attempt, batch));
             queue.remove(lines.lines().size());
             nextBatch++;

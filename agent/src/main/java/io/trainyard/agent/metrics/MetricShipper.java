@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.trainyard.agent.connection.Redelivery;
 import io.trainyard.agent.connection.ServerConnection;
 import io.trainyard.agent.connection.ShippingThread;
 import io.trainyard.protocol.MetricBatch;
@@ -55,7 +56,7 @@ public final class MetricShipper {
 
     /** Delivery to the server over the agent protocol, each batch resent until acknowledged. */
     public static Delivery toServer(ServerConnection server, UUID jobId, int attempt) {
-        return batch -> ServerConnection.untilDelivered("metric batch " + batch.batch() + " of job " + jobId,
+        return batch -> Redelivery.untilDelivered("metric batch " + batch.batch() + " of job " + jobId,
                 () -> server.metrics(jobId, attempt, batch));
     }
 

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 
+import io.trainyard.agent.connection.Redelivery;
 import io.trainyard.agent.connection.ServerConnection;
 import io.trainyard.agent.connection.StaleRunException;
 import io.trainyard.agent.logs.FileTailer;
@@ -127,7 +128,7 @@ public final class AgentRun {
         try {
             RunEnd outcome = phase.run();
             if (outcome != null && !stale) {
-                ServerConnection.untilDelivered("the end of job " + jobId, () -> {
+                Redelivery.untilDelivered("the end of job " + jobId, () -> {
                     server.ended(jobId, attempt, new Ended(epoch, outcome));
                     return null;
                 });
@@ -178,7 +179,7 @@ public final class AgentRun {
         String runState = new RunState(started.stream().map(WorkerProcess::state).toList()).toJson();
         StartedAck ack;
         try {
-            ack = ServerConnection.untilDelivered("the start of job " + jobId,
+            ack = Redelivery.untilDelivered("the start of job " + jobId,
                     () -> server.started(jobId, attempt, new Started(epoch, runState, outputs, rendezvous)));
         } catch (StaleRunException e) {
             started.forEach(worker -> worker.signalGroup("KILL"));

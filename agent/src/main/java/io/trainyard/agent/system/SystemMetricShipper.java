@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
 
+import io.trainyard.agent.connection.Redelivery;
 import io.trainyard.agent.connection.ServerConnection;
 import io.trainyard.agent.connection.ShippingThread;
 import io.trainyard.protocol.GpuSample;
@@ -106,7 +107,7 @@ public final class SystemMetricShipper {
             if (unsent != null) {
                 SystemMetricBatch batch = unsent;
                 if (last) {
-                    ServerConnection.untilDelivered("system metrics of job " + jobId, () -> server.systemMetrics(jobId, attempt, batch));
+                    Redelivery.untilDelivered("system metrics of job " + jobId, () -> server.systemMetrics(jobId, attempt, batch));
                     unsent = null;
                     continue;
                 }

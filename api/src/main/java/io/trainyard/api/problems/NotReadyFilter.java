@@ -22,8 +22,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * state). A request in that window answers 503 with {@code Retry-After} and a problem detail, never a
  * half-started server's answer; health too, so whoever waits for a healthy server waits until it is ready, but not
  * liveness, which says only that the process runs. (What the start itself waits for, the server's own agent
- * registering, calls the server in its process.) Once ready, the
- * server answers until it stops: a stopping server's agents and streams still finish their requests.
+ * registering, calls the server in its process.) Once ready, the server answers until it stops: a stopping server's
+ * agents and streams still finish their requests.
  * (Right after the database filter, which only turns failures of what runs after it into 503s.)
  */
 @Component
