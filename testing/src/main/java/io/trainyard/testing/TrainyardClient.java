@@ -219,6 +219,16 @@ public final class TrainyardClient {
         }
     }
 
+    /** The texts of one attempt's lines: a job's log keeps every attempt's. */
+    public List<String> logTexts(UUID id, int attempt) {
+        try {
+            return logs.getJobLogs(id, null, 10_000).getLines().stream().filter(line -> line.getAttempt() == attempt)
+                    .map(LogLine::getText).toList();
+        } catch (ApiException e) {
+            throw failed("reading the log of job " + id, e);
+        }
+    }
+
     /** A call of the generated client that a test expects the server to refuse. */
     @FunctionalInterface
     public interface Call {
