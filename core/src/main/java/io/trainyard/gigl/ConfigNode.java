@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.trainyard.validation.Violations;
 
@@ -15,6 +16,12 @@ import io.trainyard.validation.Violations;
  * and that none is given in both spellings, {@link KnownFields} checks.
  */
 final class ConfigNode {
+
+    /**
+     * The snake_case spelling of each field name the readers ask for, made once: every submission asks for the same
+     * few dozen (names in the readers' code, never a document's keys, so this stays that small).
+     */
+    private static final Map<String, String> SNAKE_CASE = new ConcurrentHashMap<>();
 
     private final String path;
     private final Object value;
@@ -45,7 +52,8 @@ final class ConfigNode {
         if (map == null) {
             return new ConfigNode(childPath, null, violations);
         }
-        Object child = map.containsKey(camelName) ? map.get(camelName) : map.get(toSnakeCase(camelName));
+        Object child = map.containsKey(camelName) ? map.get(camelName)
+                : map.get(SNAKE_CASE.computeIfAbsent(camelName, ConfigNode::toSnakeCase));
         return new ConfigNode(childPath, child, violations);
     }
 
