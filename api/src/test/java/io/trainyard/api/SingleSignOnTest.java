@@ -36,22 +36,30 @@ import tools.jackson.databind.json.JsonMapper;
 class SingleSignOnTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** A load balancer's address, as the browser and the provider know it (replicas trust its forwarded headers). */
+    private static final String BALANCED = "http://trainyard.test";
 
     @TempDir
     static Path dataDir;
     static MockOAuth2Server provider;
+    static String databaseUrl;
     static RunningServer server;
 
     @BeforeAll
     static void start() throws Exception {
         provider = new MockOAuth2Server();
         provider.start();
-        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "sso-node",
-                "--trainyard.security.oidc.login.issuer-uri=" + provider.issuerUrl("corp"),
-                "--trainyard.security.oidc.login.client-id=trainyard-dashboard",
-                "--trainyard.security.oidc.user-claim=email",
-                "--trainyard.security.oidc.group-roles.ml-ranking=ranking:editor");
+        databaseUrl = TestDatabase.newDatabaseUrl();
+        server = RunningServer.start(databaseUrl, dataDir, "sso-node", replicaArguments());
         server.api().projects().createProject(new NewProject().name("ranking"));
+    }
+
+    private static String[] replicaArguments() {
+        return new String[] {"--trainyard.security.oidc.login.issuer-uri=" + provider.issuerUrl("corp"),
+            "--trainyard.security.oidc.login.client-id=trainyard-dashboard",
+            "--trainyard.security.oidc.user-claim=email",
+            "--trainyard.security.oidc.group-roles.ml-ranking=ranking:editor",
+            "--server.forward-headers-strategy=native"};
     }
 
     @AfterAll
@@ -93,6 +101,30 @@ class SingleSignOnTest {
         assertThat(unechoed.statusCode()).isEqualTo(403);
     }
 
+    /**
+     * Two replicas behind one load balancer: the sign-in starts on one, and the provider's redirect back reaches the
+     * other, which completes it (the sign-ins under way are in the database, not in one replica's memory; they
+     * survive a replica's restart alike).
+     */
+    @Test
+    void theProvidersRedirectBackMayReachAnotherReplica(@TempDir Path otherDataDir) throws Exception {
+        provider.enqueueCallback(new DefaultOAuth2TokenCallback("corp", "bob", "JWT", List.of("trainyard-dashboard"),
+                Map.of("email", "bob@example.com", "groups", List.of("ml-ranking")), 3600));
+        try (RunningServer other = RunningServer.start(databaseUrl, otherDataDir, "sso-node-2", replicaArguments())) {
+            HttpClient browser = browser();
+            String authorize = location(viaBalancer(browser, baseUrl(), BALANCED + "/oauth2/authorization/sso"));
+            String back = location(get(browser, authorize));
+            assertThat(back).startsWith(BALANCED + "/login/oauth2/code/sso?code=");
+
+            HttpResponse<String> signedIn = viaBalancer(browser, other.api().baseUrl(), back);
+
+            assertThat(location(signedIn)).isEqualTo(BALANCED + "/");
+            // The session itself lives in the memory of the replica that started it: the balancer must keep to it.
+            JsonNode session = JSON.readTree(viaBalancer(browser, other.api().baseUrl(), BALANCED + "/session").body());
+            assertThat(session.get("name").asString()).isEqualTo("oidc:bob@example.com");
+        }
+    }
+
     @Test
     void aCallbackTheServerDidNotStartSendsTheBrowserBackWithTheReason() throws Exception {
         HttpResponse<String> forged = get(browser(), baseUrl() + "/login/oauth2/code/sso?code=stolen&state=made-up");
@@ -126,6 +158,13 @@ class SingleSignOnTest {
 
     private static HttpResponse<String> get(HttpClient browser, String url) throws Exception {
         return browser.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A request to the balancer's address, as the balancer sends it on to one replica, with the headers it adds. */
+    private static HttpResponse<String> viaBalancer(HttpClient browser, String replica, String url) throws Exception {
+        return browser.send(HttpRequest.newBuilder(URI.create(url.replace(BALANCED, replica)))
+                .header("X-Forwarded-For", "203.0.113.7").header("X-Forwarded-Proto", "http")
+                .header("X-Forwarded-Host", URI.create(BALANCED).getAuthority()).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static String location(HttpResponse<String> response) {

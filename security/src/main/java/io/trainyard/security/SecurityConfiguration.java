@@ -24,6 +24,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.AuthenticationManagerResolver;
 import org.springframework.security.authentication.ProviderManager;
@@ -90,7 +91,7 @@ public class SecurityConfiguration {
     SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties properties,
             TokenAuthentication tokens, ObjectProvider<JwtDecoder> jwtDecoder, JwtCallers jwtCallers,
             ProblemResponses problems, SessionTokens sessionTokens, CsrfTokenRepository csrfTokens,
-            AuthenticationThrottle throttle, List<PublicPaths> publicPaths) throws Exception {
+            AuthenticationThrottle throttle, List<PublicPaths> publicPaths, JdbcClient jdbc) throws Exception {
         // Spring Security's other headers stay as they are: X-Content-Type-Options nosniff, X-Frame-Options DENY.
         http.headers(headers -> headers
                         .addHeaderWriter(new DelegatingRequestMatcherHeaderWriter(new NegatedRequestMatcher(TENSORBOARD),
@@ -122,7 +123,7 @@ public class SecurityConfiguration {
         AuthenticationManagerResolver<HttpServletRequest> managers = request ->
                 jwtManager != null && !isOwnToken(request) ? jwtManager : tokenManager;
         if (properties.oidc().login().enabled()) {
-            SsoLogin.configure(http, properties.oidc(), sessionTokens);
+            SsoLogin.configure(http, properties.oidc(), sessionTokens, jdbc);
         }
         return http
                 .addFilterBefore(throttle::doFilter, CsrfFilter.class)

@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.Authentication;
@@ -39,7 +40,9 @@ public final class SsoLogin {
     private SsoLogin() {
     }
 
-    public static void configure(HttpSecurity http, SecurityProperties.Oidc settings, SessionTokens sessions) throws Exception {
+    /** @param jdbc where the sign-ins under way are kept ({@link StateKeyedRequests}) */
+    public static void configure(HttpSecurity http, SecurityProperties.Oidc settings, SessionTokens sessions, JdbcClient jdbc)
+            throws Exception {
         ProviderRegistration provider = new ProviderRegistration(settings.login());
         DefaultOAuth2AuthorizationRequestResolver requests = new DefaultOAuth2AuthorizationRequestResolver(provider,
                 "/oauth2/authorization");
@@ -48,7 +51,7 @@ public final class SsoLogin {
         http.oauth2Login(login -> login
                 .clientRegistrationRepository(provider)
                 .authorizationEndpoint(endpoint -> endpoint.authorizationRequestResolver(requests)
-                        .authorizationRequestRepository(new StateKeyedRequests()))
+                        .authorizationRequestRepository(new StateKeyedRequests(jdbc)))
                 // A sign-in that cannot start (the provider unreachable) goes back with the reason, as a failed one does.
                 .withObjectPostProcessor(new ObjectPostProcessor<OAuth2AuthorizationRequestRedirectFilter>() {
                     @Override
