@@ -54,6 +54,30 @@ LAYERS = {
     "the server's own code (jobs, views, events)": ("io.trainyard.",),
     "Spring (AOP, beans, events)": ("org.springframework.",),
 }
+# Where a request spends its time, outermost first: each stage's share counts every sample with that frame on its
+# stack (the stages nest, so a stage includes those indented under it). Needs whole stacks: JFR's default depth (64)
+# truncates a request's, so profile.sh records with a depth of 512.
+STAGES = (
+    ("a request's thread (Tomcat, from the socket on)", "org.apache.tomcat.util.net.SocketProcessorBase.run"),
+    (
+        "  Spring Security's filter chain, and all within it",
+        "org.springframework.security.web.FilterChainProxy.doFilterInternal",
+    ),
+    (
+        "    Spring MVC (the DispatcherServlet), and all within it",
+        "org.springframework.web.servlet.DispatcherServlet.doDispatch",
+    ),
+    (
+        "      reading the request's body (JSON, bean validation)",
+        "org.springframework.web.servlet.mvc.method.annotation.RequestResponseBodyMethodProcessor.resolveArgument",
+    ),
+    ("      the controller's method", "org.springframework.web.method.support.InvocableHandlerMethod.doInvoke"),
+    (
+        "      writing the response",
+        "org.springframework.web.method.support.HandlerMethodReturnValueHandlerComposite.handleReturnValue",
+    ),
+    ("the submissions' group commit (its writer thread)", "io.trainyard.database.GroupCommit.run"),
+)
 FRAME = re.compile(r"^\s+([\w$.<>/]+)\(")
 
 
@@ -94,8 +118,11 @@ def main():
     by_layer = collections.Counter()
     by_package = collections.Counter()
     by_thread = collections.Counter()
+    by_stage = collections.Counter()
     for thread, frames in samples(sys.stdin):
         total += 1
+        on_stack = set(frames)
+        by_stage.update(name for name, frame in STAGES if frame in on_stack)
         by_thread[re.sub(r"[-#]?\d+$", "", thread or "?")] += 1
         if frames:
             by_package[package_of(frames[0])] += 1
@@ -108,6 +135,9 @@ def main():
     print("by layer (innermost on the stack):")
     for layer, n in by_layer.most_common():
         print(f"  {100 * n / total:5.1f} %  {layer}")
+    print("by stage (every sample with the stage's frame on its stack; indented stages are within the one above):")
+    for name, _ in STAGES:
+        print(f"  {100 * by_stage[name] / total:5.1f} %  {name}")
     print("self time by package (top 12):")
     for package, n in by_package.most_common(12):
         print(f"  {100 * n / total:5.1f} %  {package}")
