@@ -9,7 +9,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,12 +48,14 @@ class SessionTest {
 
     @TempDir
     static Path dataDir;
+    static String databaseUrl;
     static RunningServer server;
     static TrainyardClient admin;
 
     @BeforeAll
     static void start() {
-        server = RunningServer.start(TestDatabase.newDatabaseUrl(), dataDir, "session-node",
+        databaseUrl = TestDatabase.newDatabaseUrl();
+        server = RunningServer.start(databaseUrl, dataDir, "session-node",
                 "--trainyard.config-roots=" + dataDir);
         admin = server.api();
     }
@@ -263,6 +269,33 @@ class SessionTest {
         assertThat(events).contains("event: log").doesNotContain("event: end");
         assertThat(events.strip()).containsPattern("event: error\ndata: \\{[^\n]*\"status\":401[^\n]*}$");
         admin.jobs().cancelJob(id);
+    }
+
+    /**
+     * The session is a row of the database, not of one server's memory: another replica serves it (a load balancer
+     * need not keep a browser on one), and so does a server restarted on the same database. What the row holds
+     * for the token is its hash, which no bearer request is let in with.
+     */
+    @Test
+    void anotherReplicaServesTheSessionAndTheStoreHoldsNoToken(@TempDir Path otherDataDir) throws Exception {
+        Browser browser = new Browser();
+        assertThat(browser.signIn(admin.token()).statusCode()).isEqualTo(200);
+        String cookie = "TRAINYARD_SESSION=" + browser.cookie("TRAINYARD_SESSION");
+
+        try (RunningServer other = RunningServer.start(databaseUrl, otherDataDir, "session-node-2")) {
+            HttpResponse<String> there = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(other.api().baseUrl() + "/session")).header("Cookie", cookie).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(there.statusCode()).isEqualTo(200);
+            assertThat(RawHttpClient.JSON.readTree(there.body()).get("name").asString()).isEqualTo("admin");
+        }
+        try (Connection connection = DriverManager.getConnection(databaseUrl);
+                ResultSet stored = connection.createStatement().executeQuery("select attribute_bytes from spring_session_attributes")) {
+            while (stored.next()) {
+                assertThat(new String(stored.getBytes(1), StandardCharsets.ISO_8859_1)).doesNotContain(admin.token());
+            }
+        }
     }
 
     @Test

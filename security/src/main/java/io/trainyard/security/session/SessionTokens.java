@@ -4,6 +4,7 @@ import io.trainyard.security.CallerAuthentication;
 import io.trainyard.security.oidc.JwtCallers;
 import io.trainyard.security.sso.SsoIdentity;
 import io.trainyard.security.tokens.TokenAuthentication;
+import io.trainyard.security.tokens.TokenSecret;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
@@ -12,14 +13,14 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.context.SecurityContextImpl;
-import org.springframework.security.oauth2.server.resource.authentication.BearerTokenAuthenticationToken;
 import org.springframework.security.web.context.HttpRequestResponseHolder;
 import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.security.web.csrf.CsrfTokenRepository;
 import org.springframework.stereotype.Component;
 
 /**
- * The dashboard's sessions. {@code POST /session} keeps the user's API token in the server-side HTTP session;
+ * The dashboard's sessions, kept in PostgreSQL by Spring Session (so that every replica serves them, and a restart
+ * signs nobody out). {@code POST /session} keeps the hash of the user's API token in the server-side HTTP session;
  * every request that comes with the session cookie is authenticated again through that token, so revoking the
  * token, or changing the user's roles, takes effect on open sessions as on bearer requests. A single sign-on
  * ({@link io.trainyard.security.sso.SsoLogin}) keeps the OIDC identity instead, a user again on each request until
@@ -31,7 +32,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class SessionTokens implements SecurityContextRepository {
 
-    private static final String TOKEN = "trainyard.token";
+    /** The token's hash, not the token: the sessions are rows in PostgreSQL. */
+    private static final String TOKEN_HASH = "trainyard.token-hash";
     private static final String SSO_IDENTITY = "trainyard.sso";
 
     private final TokenAuthentication tokens;
@@ -47,7 +49,7 @@ public class SessionTokens implements SecurityContextRepository {
     /** Starts a new session (a new id, so a session id planted before sign-in is worthless) for this token. */
     public void signIn(HttpServletRequest request, HttpServletResponse response, String token) {
         signOut(request, response);
-        request.getSession(true).setAttribute(TOKEN, token);
+        request.getSession(true).setAttribute(TOKEN_HASH, TokenSecret.hash(token));
     }
 
     /** Starts a new session, as {@link #signIn(HttpServletRequest, HttpServletResponse, String)}, for an OIDC sign-on. */
@@ -71,12 +73,12 @@ public class SessionTokens implements SecurityContextRepository {
         if (session != null && session.getAttribute(SSO_IDENTITY) instanceof SsoIdentity identity) {
             return signedOn(session, identity);
         }
-        Object token = session == null ? null : session.getAttribute(TOKEN);
-        if (!(token instanceof String secret)) {
+        Object token = session == null ? null : session.getAttribute(TOKEN_HASH);
+        if (!(token instanceof String hash)) {
             return SecurityContextHolder.createEmptyContext();
         }
         try {
-            return new SecurityContextImpl(tokens.authenticate(new BearerTokenAuthenticationToken(secret)));
+            return new SecurityContextImpl(tokens.authenticateHash(hash));
         } catch (AuthenticationException e) {
             // Revoked or expired since sign-in: the session is over.
             session.invalidate();
@@ -106,6 +108,6 @@ public class SessionTokens implements SecurityContextRepository {
     @Override
     public boolean containsContext(HttpServletRequest request) {
         HttpSession session = request.getSession(false);
-        return session != null && (session.getAttribute(TOKEN) != null || session.getAttribute(SSO_IDENTITY) != null);
+        return session != null && (session.getAttribute(TOKEN_HASH) != null || session.getAttribute(SSO_IDENTITY) != null);
     }
 }

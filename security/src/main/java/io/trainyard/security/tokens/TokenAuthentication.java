@@ -54,8 +54,14 @@ public class TokenAuthentication implements AuthenticationProvider {
 
     @Override
     public Authentication authenticate(Authentication authentication) {
-        String secret = ((BearerTokenAuthenticationToken) authentication).getToken();
-        String hash = TokenSecret.hash(secret);
+        return authenticateHash(TokenSecret.hash(((BearerTokenAuthenticationToken) authentication).getToken()));
+    }
+
+    /**
+     * A token known by its secret's hash, as a dashboard session keeps it: the session's store (PostgreSQL) then
+     * holds nothing that works as a bearer token.
+     */
+    public CallerAuthentication authenticateHash(String hash) {
         Instant now = clock.instant();
         try {
             ApiTokens.Token token = byHash.get(hash, tokens::findByHash)
@@ -66,19 +72,14 @@ public class TokenAuthentication implements AuthenticationProvider {
                             .orElseThrow(() -> new InvalidBearerTokenException("the token's user no longer exists"));
             lastAccepted.put(hash, new Accepted(token, caller));
             markUsed(token.id(), now);
-            return new CallerAuthentication(caller, () -> renew(authentication));
+            return new CallerAuthentication(caller, () -> authenticateHash(hash).getPrincipal());
         } catch (RuntimeException e) {
             Accepted known = DatabaseFailures.isUnreachable(e) ? lastAccepted.getIfPresent(hash) : null;
             if (known == null || !known.token().isValidAt(now)) {
                 throw e;
             }
-            return new CallerAuthentication(known.caller(), () -> renew(authentication));
+            return new CallerAuthentication(known.caller(), () -> authenticateHash(hash).getPrincipal());
         }
-    }
-
-    /** The same secret authenticated again, through the same caches: a revoked token fails within a second. */
-    private Caller renew(Authentication authentication) {
-        return ((CallerAuthentication) authenticate(authentication)).getPrincipal();
     }
 
     @Override
