@@ -113,11 +113,23 @@ public final class AgentRun {
     }
 
     public void launch(Assignment assignment) {
-        thread = Thread.ofVirtual().name("run-" + jobId).start(() -> lifecycle(() -> start(assignment)));
+        thread = runThread().start(() -> lifecycle(() -> start(assignment)));
     }
 
     public void reattach(KnownRun known) {
-        thread = Thread.ofVirtual().name("run-" + jobId).start(() -> lifecycle(() -> resume(known)));
+        thread = runThread().start(() -> lifecycle(() -> resume(known)));
+    }
+
+    /**
+     * The OS's thread, not a virtual one. The server's own agent shares the server's JVM, whose requests run on
+     * virtual threads over as many carriers as there are cores: a virtual run thread queued behind them at every
+     * step of its start (the work folder's writes, the spawn, the start's transaction), and beside full-speed
+     * submissions took up to ~100 ms from assignment to RUNNING. The OS runs a thread that just woke ahead of busy
+     * ones. A host runs a handful of attempts at once, so a platform thread each costs nothing that counts. A daemon,
+     * as a virtual thread is: a run left for the next agent process to re-attach must not keep this one alive.
+     */
+    private Thread.Builder runThread() {
+        return Thread.ofPlatform().daemon().name("run-" + jobId);
     }
 
     private interface Phase {
