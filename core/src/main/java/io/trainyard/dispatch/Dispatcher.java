@@ -123,7 +123,8 @@ public class Dispatcher extends BackgroundLoop {
 
     /**
      * Claims the best queued jobs that fit, up to {@value #CLAIM_BATCH} in one transaction, and launches
-     * them once it commits; true if a job was placed or failed for lack of capacity.
+     * them once it commits; true if a job was placed or failed for lack of capacity. A batch that placed a job ends
+     * before the next job it would fail.
      */
     private boolean dispatchBatch(Backend backend) {
         List<Job> claimed = new ArrayList<>();
@@ -144,6 +145,11 @@ public class Dispatcher extends BackgroundLoop {
                         claimed.add(job);
                     }
                     case PlacementDecision.Never never -> {
+                        if (!claimed.isEmpty()) {
+                            // The jobs placed so far launch now; failures, a job's row and event each, are written
+                            // by the next batch, so a job that can start never waits behind writing them.
+                            return true;
+                        }
                         transitions.failQueued(job, FailureCause.NO_CAPACITY, never.reason());
                         settledAny = true;
                     }
