@@ -577,7 +577,7 @@ public class ServerPlacementBench {
         void runJob(UUID jobId, int attempt, List<Integer> gpus) {
             String run = "/agents/" + id + "/runs/" + jobId + "/" + attempt;
             try {
-                HttpResponse<String> response = send("POST", run + "/started", new Started(epoch, "{\"workers\":[]}", Map.of(), null), token);
+                HttpResponse<String> response = send("POST", run + "/started", new Started(epoch, "{\"workers\":[]}", Map.of(), null, null), token);
                 if (response.statusCode() != 200) {
                     error("started " + response.statusCode(), response.body());
                     free(jobId, gpus);

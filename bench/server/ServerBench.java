@@ -74,9 +74,8 @@ public class ServerBench {
 
     static void dispatchLatency(String base, int jobs) throws Exception {
         // The first 20 jobs warm up the JIT.
-        List<Long> latencies = startLatencies(base, body("bench_dispatch", "pass"), 20, jobs, 5);
-        System.out.printf("dispatch: submit-to-process-start latency over %d no-op jobs: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
-                jobs, percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
+        Starts starts = startLatencies(base, body("bench_dispatch", "pass"), 20, jobs, 5);
+        System.out.printf("dispatch: submit-to-process-start latency over %d no-op jobs: %s%n", jobs, starts);
     }
 
     /**
@@ -88,11 +87,10 @@ public class ServerBench {
      */
     static void dispatchLatencyBesideSubmissions(String base, int jobs) throws Exception {
         String measured = JSON.writeValueAsString(JobBodies.asJson(JobBodies.job("bench_dispatch", "pass").priority(1)));
-        List<Long> latencies = startLatencies(base, measured, 5, jobs, 5);
+        Starts starts = startLatencies(base, measured, 5, jobs, 5);
         int backlog = get(base + "/queue").size();  // lists at most 1,000 per backend
         System.out.printf("dispatch beside submissions: latency over %d no-op jobs (priority 1), %d submitted jobs queued at the end "
-                + "(1000 meaning 1,000 or more): p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", jobs, backlog,
-                percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
+                + "(1000 meaning 1,000 or more): %s%n", jobs, backlog, starts);
     }
 
     /** Waits until the queue is empty, so that the next pass does not share the dispatcher and the database with a backlog. */
@@ -110,12 +108,25 @@ public class ServerBench {
     static final List<String> ENDED = List.of("SUCCEEDED", "FAILED", "CANCELLED");
 
     /**
-     * Submits {@code warmUp + jobs} jobs of this body one at a time, each after the previous one ended (polled every
-     * {@code pollMillis}), and answers the time from submission to start ({@code createdAt} to {@code startedAt}) of all
-     * but the first {@code warmUp}.
+     * Nanoseconds from submission ({@code createdAt}) to the start of the job's processes ({@code startedAt}: when its
+     * agent had started them) and to the RUNNING event (when the server had recorded the agent's report), per job.
      */
-    static List<Long> startLatencies(String base, String json, int warmUp, int jobs, long pollMillis) throws Exception {
+    record Starts(List<Long> processStarted, List<Long> runningRecorded) {
+        @Override
+        public String toString() {
+            return "p50 %.1f ms, p99 %.1f ms, max %.1f ms (RUNNING recorded: p50 %.1f ms, p99 %.1f ms, max %.1f ms)".formatted(
+                    percentile(processStarted, 50) / 1e6, percentile(processStarted, 99) / 1e6, percentile(processStarted, 100) / 1e6,
+                    percentile(runningRecorded, 50) / 1e6, percentile(runningRecorded, 99) / 1e6, percentile(runningRecorded, 100) / 1e6);
+        }
+    }
+
+    /**
+     * Submits {@code warmUp + jobs} jobs of this body one at a time, each after the previous one ended (polled every
+     * {@code pollMillis}), and answers the {@link Starts} of all but the first {@code warmUp}.
+     */
+    static Starts startLatencies(String base, String json, int warmUp, int jobs, long pollMillis) throws Exception {
         List<Long> latencies = new ArrayList<>();
+        List<Long> recorded = new ArrayList<>();
         for (int i = 0; i < warmUp + jobs; i++) {
             String id = submit(base, json);
             JsonNode job = get(base + "/jobs/" + id);
@@ -127,11 +138,16 @@ public class ServerBench {
                 if (job.get("startedAt").isNull()) {
                     throw new IllegalStateException("job " + id + " ended without starting: " + job);
                 }
-                latencies.add(Duration.between(Instant.parse(job.get("createdAt").asString()),
-                        Instant.parse(job.get("startedAt").asString())).toNanos());
+                Instant created = Instant.parse(job.get("createdAt").asString());
+                latencies.add(Duration.between(created, Instant.parse(job.get("startedAt").asString())).toNanos());
+                for (JsonNode event : get(base + "/jobs/" + id + "/events")) {
+                    if (event.get("to").asString().equals("RUNNING")) {
+                        recorded.add(Duration.between(created, Instant.parse(event.get("at").asString())).toNanos());
+                    }
+                }
             }
         }
-        return latencies;
+        return new Starts(latencies, recorded);
     }
 
     /**
@@ -143,7 +159,7 @@ public class ServerBench {
     static void slurm(String base, int burst) throws Exception {
         String json = body("bench_slurm", "pass").replaceFirst("\\{", "{\"backend\":\"slurm\",");
         // The first 3 jobs warm up the JIT and the nodes' caches; a Slurm job takes seconds, so polled less often.
-        List<Long> latencies = startLatencies(base, json, 3, 20, 50);
+        List<Long> latencies = startLatencies(base, json, 3, 20, 50).runningRecorded();
         System.out.printf("slurm: submit-to-RUNNING latency over %d no-op jobs, one at a time: p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
                 latencies.size(), percentile(latencies, 50) / 1e6, percentile(latencies, 99) / 1e6, percentile(latencies, 100) / 1e6);
 

@@ -295,6 +295,11 @@ public class Job implements Persistable<UUID> {
         return event;
     }
 
+    /** When the running attempt's processes started, where its host says so rather than when the report came. */
+    void recordStartedAt(Instant processesStartedAt) {
+        startedAt = processesStartedAt;
+    }
+
     void assignTo(String nodeId, Placement placement) {
         this.nodeId = nodeId;
         this.placement = placement;

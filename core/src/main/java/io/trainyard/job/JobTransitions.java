@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 import io.trainyard.validation.ConflictException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -75,16 +76,20 @@ public class JobTransitions {
      */
     @Transactional
     public Optional<JobState> markRunning(UUID id, int attempt, String runStateJson) {
-        return markRunning(id, attempt, runStateJson, Map.of());
+        return markRunning(id, attempt, runStateJson, Map.of(), null);
     }
 
     /**
      * Records that the run's processes started, and where its outputs land on the host that runs it
      * (relative output paths resolve under that host's work folder); an empty map keeps the outputs.
+     *
+     * @param processesStartedAt when the host started them, by its clock (null: now): the job's start time, as its
+     *     host's timeout counts from it, rather than when the report reached the database
      */
     @Transactional
-    public Optional<JobState> markRunning(UUID id, int attempt, String runStateJson, Map<String, String> outputs) {
-        return markRunning(id, attempt, job -> {
+    public Optional<JobState> markRunning(UUID id, int attempt, String runStateJson, Map<String, String> outputs,
+            @Nullable Instant processesStartedAt) {
+        return markRunning(id, attempt, processesStartedAt, job -> {
             job.recordRunState(runStateJson);
             if (!outputs.isEmpty()) {
                 job.recordOutputs(outputs);
@@ -95,18 +100,23 @@ public class JobTransitions {
     /** Records that the run started, and where it runs as the backend learned then (e.g. the hosts Slurm picked). */
     @Transactional
     public Optional<JobState> markRunning(UUID id, int attempt, String runStateJson, Placement placement) {
-        return markRunning(id, attempt, job -> {
+        return markRunning(id, attempt, null, job -> {
             job.recordRunState(runStateJson);
             job.recordPlacement(placement);
         });
     }
 
-    private Optional<JobState> markRunning(UUID id, int attempt, Consumer<Job> record) {
+    private Optional<JobState> markRunning(UUID id, int attempt, @Nullable Instant processesStartedAt, Consumer<Job> record) {
         Optional<Job> current = lockAttempt(id, attempt);
         current.ifPresent(job -> {
             record.accept(job);
             if (job.getState() == JobState.STARTING) {
-                apply(job, JobState.RUNNING, null, "trainer processes started", clock.instant(), null);
+                Instant now = clock.instant();
+                Instant claimedAt = job.getUpdatedAt();
+                apply(job, JobState.RUNNING, null, "trainer processes started", now, null);
+                if (processesStartedAt != null) {
+                    job.recordStartedAt(within(processesStartedAt, claimedAt, now));
+                }
             }
         });
         return current.map(Job::getState);
@@ -166,6 +176,14 @@ public class JobTransitions {
         events.save(job.requeueForRetry(clock.instant()));
         publisher.publishEvent(new JobStateChanged(id, job.getBackend(), from, JobState.QUEUED, null));
         return job;
+    }
+
+    /** A host's clock may be off: its time counts only between the claim and the report's arrival. */
+    private static Instant within(Instant hostTime, Instant earliest, Instant latest) {
+        if (hostTime.isBefore(earliest)) {
+            return earliest;
+        }
+        return hostTime.isAfter(latest) ? latest : hostTime;
     }
 
     private Optional<Job> lockAttempt(UUID id, int attempt) {

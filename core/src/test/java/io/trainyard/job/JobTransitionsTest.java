@@ -3,6 +3,7 @@ package io.trainyard.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -40,7 +41,7 @@ class JobTransitionsTest {
         Job job = transitions.createAll(List.of(TestJobs.job("steps", "test", 2, 1))).getFirst();
         startOn(job.getId(), "node-a", TestJobs.onCpu("node-a", 2));
 
-        assertThat(transitions.markRunning(job.getId(), 1, "{\"workers\":[]}", Map.of("trainedModelUri", "file:///host/model.pt")))
+        assertThat(transitions.markRunning(job.getId(), 1, "{\"workers\":[]}", Map.of("trainedModelUri", "file:///host/model.pt"), null))
                 .contains(JobState.RUNNING);
         assertThat(transitions.finish(job.getId(), 1, RunOutcome.succeeded())).isTrue();
 
@@ -53,6 +54,31 @@ class JobTransitionsTest {
         assertThat(stored.getTask().trainerCommand()).startsWith("python3 -u -c");
         assertThat(queries.events(job.getId())).extracting(JobEvent::getToState)
                 .containsExactly(JobState.QUEUED, JobState.STARTING, JobState.RUNNING, JobState.SUCCEEDED);
+    }
+
+    @Test
+    void aRunStartsWhenItsHostStartedItsProcessesAndAHostClockOutsideTheClaimAndTheReportIsKeptWithinThem() {
+        Job spawnedEarlier = transitions.createAll(List.of(TestJobs.job("reported-late", "test", 1, 1))).getFirst();
+        startOn(spawnedEarlier.getId(), "node-a", TestJobs.onCpu("node-a", 1));
+        Instant claimedAt = queries.get(spawnedEarlier.getId()).getUpdatedAt();
+        Instant spawnedAt = claimedAt.plusNanos(1_000);
+        transitions.markRunning(spawnedEarlier.getId(), 1, "{}", Map.of(), spawnedAt);
+        Job reportedLate = queries.get(spawnedEarlier.getId());
+        assertThat(reportedLate.getStartedAt()).isEqualTo(spawnedAt);
+        // The RUNNING event is still when the report arrived.
+        assertThat(queries.events(reportedLate.getId()).getLast().getAt()).isAfter(spawnedAt);
+
+        Job slowClock = transitions.createAll(List.of(TestJobs.job("slow-clock", "test", 1, 1))).getFirst();
+        startOn(slowClock.getId(), "node-b", TestJobs.onCpu("node-b", 1));
+        transitions.markRunning(slowClock.getId(), 1, "{}", Map.of(), Instant.EPOCH);
+        Job stored = queries.get(slowClock.getId());
+        assertThat(stored.getStartedAt()).isEqualTo(queries.events(stored.getId()).get(1).getAt());
+
+        Job fastClock = transitions.createAll(List.of(TestJobs.job("fast-clock", "test", 1, 1))).getFirst();
+        startOn(fastClock.getId(), "node-c", TestJobs.onCpu("node-c", 1));
+        transitions.markRunning(fastClock.getId(), 1, "{}", Map.of(), Instant.now().plusSeconds(3_600));
+        Job ahead = queries.get(fastClock.getId());
+        assertThat(ahead.getStartedAt()).isEqualTo(queries.events(ahead.getId()).getLast().getAt());
     }
 
     @Test
@@ -70,7 +96,7 @@ class JobTransitionsTest {
         assertThat(requeued.getNotBefore()).isNotNull();
         // The first attempt's run reports late: it belongs to an attempt that is over and changes nothing.
         assertThat(transitions.finish(job.getId(), 1, RunOutcome.succeeded())).isFalse();
-        assertThat(transitions.markRunning(job.getId(), 1, "{}", Map.of())).isEmpty();
+        assertThat(transitions.markRunning(job.getId(), 1, "{}", Map.of(), null)).isEmpty();
         assertThat(queries.get(job.getId()).getState()).isEqualTo(JobState.QUEUED);
         assertThat(queries.events(job.getId())).extracting(JobEvent::getToState)
                 .containsExactly(JobState.QUEUED, JobState.STARTING, JobState.FAILED, JobState.QUEUED);

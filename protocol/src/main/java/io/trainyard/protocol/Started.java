@@ -1,5 +1,6 @@
 package io.trainyard.protocol;
 
+import java.time.Instant;
 import java.util.Map;
 
 import jakarta.validation.constraints.NotBlank;
@@ -11,8 +12,11 @@ import jakarta.validation.constraints.NotBlank;
  * @param outputs where the job's outputs land on this host, by trainedModelMetadata field, as URIs
  * @param rendezvous where the processes meet ({@code host:port}): the other hosts of a job that spans several
  *     are sent there
+ * @param processesStartedAt when the agent had started them, by its clock: the job's start time (the server keeps it
+ *     between the claim and the report's arrival); null from agents older than this field, taken as the arrival
  */
-public record Started(long epoch, @NotBlank String runState, Map<String, String> outputs, String rendezvous) {
+public record Started(long epoch, @NotBlank String runState, Map<String, String> outputs, String rendezvous,
+        Instant processesStartedAt) {
 
     public Started {
         outputs = outputs == null ? Map.of() : outputs;

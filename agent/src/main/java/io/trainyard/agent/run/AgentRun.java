@@ -162,6 +162,7 @@ public final class AgentRun {
         List<WorkerProcess> started = new ArrayList<>();
         Map<String, String> outputs;
         String rendezvous;
+        Instant spawnedAt;
         try {
             // A folder of this attempt is left from a start that was never reported (its processes were
             // killed as strays at registration): start afresh.
@@ -182,6 +183,7 @@ public final class AgentRun {
             for (WorkerLaunch worker : workers) {
                 started.add(WorkerProcess.spawn(supervisor, sandbox, worker, folder, attempt));
             }
+            spawnedAt = Instant.now();
         } catch (IOException | RuntimeException e) {
             log.warn("Launching job {} failed", jobId, e);
             started.forEach(worker -> worker.signalGroup("KILL"));
@@ -192,7 +194,7 @@ public final class AgentRun {
         StartedAck ack;
         try {
             ack = Redelivery.untilDelivered("the start of job " + jobId,
-                    () -> server.started(jobId, attempt, new Started(epoch, runState, outputs, rendezvous)));
+                    () -> server.started(jobId, attempt, new Started(epoch, runState, outputs, rendezvous, spawnedAt)));
         } catch (StaleRunException e) {
             started.forEach(worker -> worker.signalGroup("KILL"));
             throw e;
@@ -202,7 +204,7 @@ public final class AgentRun {
         }
         // Rank 0 writes the job's TensorBoard scalars: its host ships them.
         MetricShipper metrics = assignment.ranks().firstRank() == 0 ? metricShipper(outputs.get(TENSORBOARD_LOGS), Map.of(), 0) : null;
-        return follow(folder, started, Map.of(), 0, metrics, Instant.now(), Duration.ofSeconds(assignment.timeoutSeconds()),
+        return follow(folder, started, Map.of(), 0, metrics, spawnedAt, Duration.ofSeconds(assignment.timeoutSeconds()),
                 assignment.gpus());
     }
 

@@ -98,7 +98,7 @@ public class AgentReports {
                 return new StartedAck(job.getState() == JobState.CANCELLING);
             }
             Instant claimedAt = job.getState() == JobState.STARTING ? job.getUpdatedAt() : null;
-            JobState now = transitions.markRunning(jobId, attempt, started.runState(), started.outputs())
+            JobState now = transitions.markRunning(jobId, attempt, started.runState(), started.outputs(), started.processesStartedAt())
                     .orElseThrow();
             if (claimedAt != null) {
                 dispatchLatency.record(Duration.between(claimedAt, Instant.now()));

@@ -72,7 +72,7 @@ class ShippedLogsTest {
         epoch = work.register(agentId, new Registration("test-host", List.of(), 1)).epoch();
         jobId = transitions.createAll(List.of(TestJobs.job("shipped", LocalRuns.BACKEND, 1, 1))).getFirst().getId();
         await().atMost(Duration.ofSeconds(10)).until(() -> agentId.equals(queries.get(jobId).getNodeId()));
-        reports.started(agentId, jobId, 1, new Started(epoch, "{\"workers\":[]}", Map.of(), null));
+        reports.started(agentId, jobId, 1, new Started(epoch, "{\"workers\":[]}", Map.of(), null, null));
     }
 
     @Test
